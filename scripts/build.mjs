@@ -1,0 +1,33 @@
+// Builds the package in the current directory for publishing: one CommonJS entry (the Koishi loader
+// `require()`s plugins, and a stock install has no ESM patch for @koishijs/loader) plus declarations.
+import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { build } from "esbuild";
+
+const cwd = process.cwd();
+const require = createRequire(join(cwd, "package.json"));
+const pkg = require("./package.json");
+
+rmSync(join(cwd, "lib"), { recursive: true, force: true });
+
+await build({
+  entryPoints: [join(cwd, "src/index.ts")],
+  outfile: join(cwd, "lib/index.cjs"),
+  bundle: true,
+  // Dependencies stay `require()` calls: Node >= 20.19 loads ESM-only ones such as `ai` that way.
+  packages: "external",
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  sourcemap: true,
+  logLevel: "warning",
+});
+
+// Declarations come from the package's tsconfig.build.json, which resolves sibling packages through their
+// built types rather than their sources.
+execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(cwd, "tsconfig.build.json")], {
+  stdio: "inherit",
+});
+console.log(`built ${pkg.name}`);
