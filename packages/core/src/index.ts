@@ -1,5 +1,18 @@
 import { IshikiService } from "./koishi/service.js";
 
+// One AI SDK for every extension (spec 00 OV-14). Ishiki's own exports below win over same-named star exports;
+// names exported by more than one SDK package are taken from `ai` explicitly so nothing is ambiguous.
+export * from "ai";
+export * from "@ai-sdk/provider";
+export * from "@ai-sdk/provider-utils";
+export {
+  InvalidArgumentError,
+  Experimental_EvaluationUnsupportedQuestionTypeError,
+  type JSONValue,
+  type ProviderReference,
+} from "ai";
+export { MockLanguageModelV4 } from "ai/test";
+
 export { IshikiService };
 export type { IshikiConfig } from "./koishi/config.js";
 export default IshikiService;

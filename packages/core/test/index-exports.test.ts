@@ -1,0 +1,28 @@
+import * as ai from "ai";
+import { MockLanguageModelV4 as SdkMock } from "ai/test";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import * as ishiki from "../src/index.js";
+
+describe("package index (OV-14)", () => {
+  it("OV-14 re-exports the AI SDK so extensions see one SDK", () => {
+    expect(ishiki.tool).toBe(ai.tool);
+    expect(ishiki.jsonSchema).toBe(ai.jsonSchema);
+    expect(ishiki.wrapLanguageModel).toBe(ai.wrapLanguageModel);
+    expect(ishiki.simulateReadableStream).toBe(ai.simulateReadableStream);
+    expect(ishiki.MockLanguageModelV4).toBe(SdkMock);
+  });
+
+  it("OV-14 names exported by several SDK packages are ai's", () => {
+    expect(ishiki.InvalidArgumentError).toBe(ai.InvalidArgumentError);
+    expectTypeOf<ishiki.JSONValue>().toEqualTypeOf<ai.JSONValue>();
+    expectTypeOf<ishiki.ProviderReference>().toEqualTypeOf<ai.ProviderReference>();
+    expectTypeOf<ishiki.LanguageModelV4Middleware>().not.toBeAny();
+    expectTypeOf<ishiki.LanguageModelV4CallOptions>().not.toBeAny();
+    expectTypeOf<ishiki.ToolSet>().toEqualTypeOf<ai.ToolSet>();
+  });
+
+  it("OV-16 the default export is the Koishi plugin providing the ishiki service", () => {
+    expect(ishiki.default).toBe(ishiki.IshikiService);
+    expect(typeof ishiki.IshikiService.Config).toBe("function");
+  });
+});
