@@ -13,6 +13,23 @@ export {
 } from "ai";
 export { MockLanguageModelV4 } from "ai/test";
 
+export { createGateway, GatewayError } from "./gateway/index.js";
+export type {
+  CircuitBreakerConfig,
+  CreateGatewayOptions,
+  FailoverConfig,
+  Gateway,
+  GatewayConfig,
+  GatewayLogger,
+  GroupConfig,
+  GroupStrategy,
+  ModelConfig,
+  ModelModality,
+  ModelType,
+  ProviderConfig,
+  ReasoningLevel,
+} from "./gateway/index.js";
+
 export { IshikiService };
 export type { IshikiConfig } from "./koishi/config.js";
 export default IshikiService;

@@ -26,3 +26,13 @@ describe("package index (OV-14)", () => {
     expect(typeof ishiki.IshikiService.Config).toBe("function");
   });
 });
+
+describe("package index (OV-15, gateway)", () => {
+  it("OV-14 createGateway is Ishiki's, not the AI SDK's", async () => {
+    const { createGateway: sdkCreateGateway } = await import("ai");
+    const { createGateway: ishikiCreateGateway } = await import("../src/gateway/index.js");
+    expect(ishiki.createGateway).toBe(ishikiCreateGateway);
+    expect(ishiki.createGateway).not.toBe(sdkCreateGateway);
+    expectTypeOf<ishiki.Gateway>().toHaveProperty("reconfigure");
+  });
+});

@@ -1,0 +1,72 @@
+import type { LanguageModelV4, LanguageModelV4CallOptions } from "@ai-sdk/provider";
+import { backoffDelay, sleep } from "./backoff.js";
+import { classifyFailure, describeFailure } from "./classify.js";
+import type { FailureClass } from "./classify.js";
+import type { FailoverConfig } from "./config.js";
+import { GatewayError } from "./errors.js";
+import { openStream } from "./failover-stream.js";
+import type { GatewayLogger } from "./logger.js";
+import type { Candidate, CandidateSource } from "./model-group.js";
+
+export interface FailoverModelOptions extends FailoverConfig {
+  logger: GatewayLogger;
+  /** Applied to every logged error message, so an endpoint echoing a key cannot leak it. */
+  redact?: (text: string) => string;
+  /** Jitter source; `Math.random` by default. */
+  random?: () => number;
+}
+
+/**
+ * A language model that spreads each call over the candidates of `source` (spec 02 §6): an abort rethrows
+ * with nothing recorded, an unavailable endpoint records a failure and the next candidate is tried after a
+ * backoff, any other 4xx rethrows unless `failoverOn` is `any`. Exhaustion rethrows the last error. Call the
+ * underlying models with `maxRetries: 0` so this is the only retry layer (GW-24).
+ */
+export function createFailoverModel(source: CandidateSource, options: FailoverModelOptions): LanguageModelV4 {
+  const { logger, redact = (text: string) => text, random, backoffMs = 500, failoverOn = "unavailable" } = options;
+
+  async function run<T>(call: LanguageModelV4CallOptions, attempt: (candidate: Candidate) => Promise<T>): Promise<T> {
+    const candidates = source.candidates();
+    if (candidates.length === 0) throw new GatewayError(`${source.name}: offers no candidates`);
+    const total = Math.max(1, options.attempts ?? candidates.length);
+    const tried: string[] = [];
+    let lastError: unknown;
+    for (let n = 0; n < total; n++) {
+      const candidate = candidates[n % candidates.length];
+      try {
+        return await attempt(candidate);
+      } catch (error) {
+        if (call.abortSignal?.aborted) throw error;
+        const kind: FailureClass = classifyFailure(error);
+        if (kind === "rejected" && failoverOn !== "any") throw error;
+        if (kind === "unavailable") candidate.failure();
+        lastError = error;
+        const failure = `${candidate.id} failed (${kind}: ${redact(describeFailure(error))})`;
+        tried.push(failure);
+        if (n + 1 < total) {
+          const delay = backoffDelay(n + 1, backoffMs, random);
+          logger.info(`${failure}; trying ${candidates[(n + 1) % candidates.length].id} in ${delay} ms`);
+          await sleep(delay, call.abortSignal);
+        }
+      }
+    }
+    logger.warn(`${source.name}: all ${total} attempts failed: ${tried.map((line, i) => `${i + 1}) ${line}`).join("; ")}`);
+    throw lastError;
+  }
+
+  return {
+    specificationVersion: "v4",
+    provider: "ishiki.failover",
+    modelId: source.name,
+    // Candidates may differ in what URLs they fetch themselves; an empty map makes the SDK download all.
+    supportedUrls: {},
+    doGenerate: (call) =>
+      run(call, async (candidate) => {
+        const result = await candidate.model.doGenerate(call);
+        if (result.content.length === 0) throw new Error("response without content");
+        candidate.success();
+        return result;
+      }),
+    doStream: (call) => run(call, (candidate) => openStream(candidate, call)),
+  };
+}

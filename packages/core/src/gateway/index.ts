@@ -1,0 +1,23 @@
+export type { ApiFactory, ApiFactoryOptions } from "./api.js";
+export type {
+  CircuitBreakerConfig,
+  FailoverConfig,
+  GatewayConfig,
+  GatewayConfigSource,
+  GroupConfig,
+  GroupStrategy,
+  ModelConfig,
+  ModelModality,
+  ModelType,
+  ProviderConfig,
+  ReasoningLevel,
+} from "./config.js";
+export { readModelsFile } from "./config-file.js";
+export { createGateway } from "./create-gateway.js";
+export { GatewayError } from "./errors.js";
+export { createFailoverModel } from "./failover-model.js";
+export type { FailoverModelOptions } from "./failover-model.js";
+export type { CreateGatewayOptions, Gateway, GatewayConfigInput, ProfileModelOptions, ProviderSummary } from "./gateway.js";
+export type { GatewayLogger } from "./logger.js";
+export type { ModelEntry, ModelMetadata } from "./model-entry.js";
+export type { BreakerState, BreakerStatus, Candidate, CandidateSource, ModelGroup } from "./model-group.js";
