@@ -30,6 +30,21 @@ export type {
   ReasoningLevel,
 } from "./gateway/index.js";
 
+export { containPath, FileScheme, ResourceError } from "./resources/index.js";
+export type {
+  FileEntry,
+  FilePayload,
+  FileSource,
+  FileUrl,
+  ResourceCenter,
+  ResourceErrorCode,
+  ResourceFileSystem,
+  ResourcePayload,
+  ResourceStore,
+  SchemeHandler,
+  TextPayload,
+} from "./resources/index.js";
+
 export { IshikiService };
 export type { IshikiConfig } from "./koishi/config.js";
 export default IshikiService;

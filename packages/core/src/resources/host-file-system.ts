@@ -1,0 +1,68 @@
+import { open, readdir, readFile, stat } from "node:fs/promises";
+import type { ResourceFileSystem } from "./file-system.js";
+
+/** Chunk size for streamed host reads: large enough to amortise calls, small enough to keep memory flat. */
+const CHUNK_BYTES = 1024 * 1024;
+
+/** Internal hook: a file system that can stream raw bytes lets the scanner count without decoding. */
+export const readByteChunks: unique symbol = Symbol("ishiki.resources.readByteChunks");
+
+export interface ByteChunkReader {
+  [readByteChunks](path: string, signal?: AbortSignal): AsyncIterable<Uint8Array>;
+}
+
+export function canReadByteChunks(filesystem: ResourceFileSystem): filesystem is ResourceFileSystem & ByteChunkReader {
+  return typeof (filesystem as Partial<ByteChunkReader>)[readByteChunks] === "function";
+}
+
+async function* chunks(path: string, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  const handle = await open(path, "r");
+  // Two buffers: the next read runs while the consumer handles the current chunk, which it must finish with
+  // before asking for the next one.
+  const buffers = [new Uint8Array(CHUNK_BYTES), new Uint8Array(CHUNK_BYTES)];
+  let pending: Promise<{ bytesRead: number }> | undefined = handle.read(buffers[0], 0, CHUNK_BYTES, null);
+  try {
+    for (let current = 0; ; current ^= 1) {
+      const { bytesRead } = await pending!;
+      pending = undefined;
+      if (bytesRead === 0) return;
+      signal?.throwIfAborted();
+      pending = handle.read(buffers[current ^ 1], 0, CHUNK_BYTES, null);
+      yield buffers[current].subarray(0, bytesRead);
+    }
+  } finally {
+    await pending?.catch(() => undefined);
+    await handle.close();
+  }
+}
+
+/** The host file system, streaming large files in chunks. */
+export const hostFileSystem: ResourceFileSystem & ByteChunkReader = {
+  async readFileBuffer(path) {
+    return new Uint8Array(await readFile(path));
+  },
+  async stat(path) {
+    const info = await stat(path);
+    return { isFile: info.isFile(), isDirectory: info.isDirectory(), size: info.size, mtimeMs: info.mtimeMs };
+  },
+  async readdir(path) {
+    return readdir(path);
+  },
+  async *readText(path, options) {
+    const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+    for await (const chunk of chunks(path, options?.signal)) yield decoder.decode(chunk, { stream: true });
+    const tail = decoder.decode();
+    if (tail) yield tail;
+  },
+  async readFilePrefix(path, maxBytes) {
+    const handle = await open(path, "r");
+    try {
+      const buffer = new Uint8Array(maxBytes);
+      const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  },
+  [readByteChunks]: chunks,
+};
