@@ -13,6 +13,56 @@ export {
 } from "ai";
 export { MockLanguageModelV4 } from "ai/test";
 
+export {
+  AgentBusyError,
+  AgentRuntimeError,
+  createAgent,
+  createAssistantMessage,
+  createCustomMessage,
+  createEntry,
+  createJsonlStorage,
+  createMemoryStorage,
+  createSystemMessage,
+  createToolMessage,
+  createUserMessage,
+  ToolConflictError,
+  ToolError,
+} from "./agent/index.js";
+export type {
+  Agent,
+  AgentConfig,
+  AgentCustomEntry,
+  AgentCustomEvent,
+  AgentCustomMessage,
+  AgentCustomState,
+  AgentEntry,
+  AgentEvent,
+  AgentLogger,
+  AgentMessage,
+  AgentPlugin,
+  AgentSendOptions,
+  AgentState,
+  AgentStepResult,
+  AgentStorage,
+  BusyBehavior,
+  ToolCallers,
+  TurnResult,
+  TurnStatus,
+} from "./agent/index.js";
+export type {
+  IshikiAttachment,
+  IshikiAttachmentItem,
+  IshikiAttachmentLifetime,
+  IshikiCompact,
+  IshikiDelivery,
+  IshikiEvent,
+  IshikiEventType,
+  IshikiMessageCreated,
+  IshikiMessageDeleted,
+  IshikiToolsCatalog,
+  IshikiUser,
+} from "./types/index.js";
+
 export { createGateway, GatewayError } from "./gateway/index.js";
 export type {
   CircuitBreakerConfig,

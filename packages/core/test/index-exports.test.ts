@@ -36,3 +36,13 @@ describe("package index (OV-15, gateway)", () => {
     expectTypeOf<ishiki.Gateway>().toHaveProperty("reconfigure");
   });
 });
+
+describe("package index (OV-14, OV-15, agent)", () => {
+  it("OV-14 Agent is Ishiki's handle, not the AI SDK's Agent interface", async () => {
+    const { createAgent } = await import("../src/agent/index.js");
+    expect(ishiki.createAgent).toBe(createAgent);
+    expectTypeOf<ishiki.Agent>().toEqualTypeOf<import("../src/agent/index.js").Agent>();
+    expectTypeOf<ishiki.Agent>().toHaveProperty("continue");
+    expectTypeOf<ishiki.Agent>().not.toEqualTypeOf<ai.Agent>();
+  });
+});

@@ -1,0 +1,17 @@
+import type { AgentEntry } from "./entry.js";
+
+/**
+ * Where an agent's fact stream lives. One runtime is the only writer of its storage (AG-10).
+ *
+ * - `append(...entries)` writes all entries at once or rejects; zero entries is a no-op (AG-6).
+ * - `read()` returns every readable entry in append order and never refuses the stream (AG-7).
+ * - `clear()` deletes the stream.
+ * - `onReport(listener)`, when present, delivers one line per problem found while reading (a torn or corrupt
+ *   line); the agent forwards them as `agent.error { source: "storage" }` (AG-8). Returns an unsubscribe.
+ */
+export interface AgentStorage<E = AgentEntry> {
+  append(...entries: E[]): Promise<void>;
+  read(): Promise<E[]>;
+  clear(): Promise<void>;
+  onReport?(listener: (message: string) => void): () => void;
+}

@@ -1,0 +1,14 @@
+export type {
+  IshikiAttachmentItem,
+  IshikiAttachmentLifetime,
+  IshikiCatalogTool,
+  IshikiAttachment,
+  IshikiCompact,
+  IshikiDelivery,
+  IshikiEvent,
+  IshikiEventType,
+  IshikiMessageCreated,
+  IshikiMessageDeleted,
+  IshikiToolsCatalog,
+  IshikiUser,
+} from "./messages.js";
