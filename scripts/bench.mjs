@@ -40,19 +40,21 @@ try {
     const pkgDir = join(root, ...relative(root, file).split(sep).slice(0, 2));
     const out = join(pkgDir, "node_modules", ".bench");
     outs.add(out);
-    const outfile = join(out, `${relative(pkgDir, file).replace(/[\\/]/g, "_")}.mjs`);
+    const outfile = join(out, `${relative(pkgDir, file).replace(/[\\/]/g, "_")}.cjs`);
     await build({
       entryPoints: [file],
       outfile,
       bundle: true,
       packages: "external",
       platform: "node",
-      format: "esm",
+      // CommonJS, as the published packages are: code that needs `require` (codemode's worker) runs as it would there.
+      format: "cjs",
       target: "node20",
       conditions: ["ishiki:source"],
       logLevel: "warning",
     });
-    const run = (await import(pathToFileURL(outfile).href)).default;
+    const loaded = (await import(pathToFileURL(outfile).href)).default;
+    const run = loaded.default ?? loaded;
     for (const row of await run()) rows.push({ file: relative(root, file).split(sep).join("/"), ...row });
   }
 } finally {
