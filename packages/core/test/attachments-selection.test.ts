@@ -4,7 +4,7 @@ import { jsonSchema, tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCustomMessage, createJsonlStorage, type AgentPlugin } from "../src/agent/index.js";
 import { attachmentInstructions, DEFAULT_RESOURCE_SETTINGS, resolveResourceSettings } from "../src/attachments/index.js";
-import { createReadTool } from "../src/tools/index.js";
+import { createReadTool } from "../src/tools/read.js";
 import type { IshikiMessageCreated } from "../src/types/index.js";
 import { scriptedModel, tempDir } from "./agent-support.js";
 import { attachmentMessages, base64, createRuntime, partsText, png, type Runtime } from "./exit-support.js";

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ToolError } from "../src/agent/index.js";
 import { wrapToolSet, type ExitContext, type ToolAttachmentRecord } from "../src/exit/index.js";
 import { createResourceCenter, type OwnedResourceCenter } from "../src/resources/index.js";
-import { createReadTool } from "../src/tools/index.js";
+import { createReadTool } from "../src/tools/read.js";
 import { tempDir } from "./agent-support.js";
 import { base64, png } from "./exit-support.js";
 
