@@ -4,4 +4,5 @@ export default [
   "packages/workspace",
   "packages/mcp-client",
   "packages/onebot-actions",
+  "examples/extensions",
 ];

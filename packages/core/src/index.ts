@@ -95,6 +95,20 @@ export type {
   TextPayload,
 } from "./resources/index.js";
 
+// The extension API (spec 07), the engine families (06) and the kernel's runtime vocabulary.
+export { Extension } from "./extension/index.js";
+export type { AgentRuntime, ChannelDomain, CrossDomain, ExtensionHost, ExtensionInstance, RuntimeDomain } from "./extension/index.js";
+export { ContextEngine, ToolcallEngine, ToolcallEngineInstance, WakeupEngine } from "./engines/index.js";
+export type { ContextEngineInstance, ContextEngines, ContextRequest, EngineConfig, ToolcallEngines, WakeupEngineInstance, WakeupEngines } from "./engines/index.js";
+export { StandardContextEngine } from "./engines/context/standard.js";
+export { StandardWakeupEngine } from "./engines/wakeup/standard.js";
+export { NativeToolcallEngine, NativeToolcallInstance } from "./engines/toolcall/native.js";
+export type { ProfileConfig } from "./profile/index.js";
+export type { Runtime } from "./runtime/index.js";
+export { createMemoryOutboundPort } from "./tools/index.js";
+export type { MemoryOutboundPort, OutboundAddress, OutboundPort } from "./tools/index.js";
+export { ProfileActivation, type ActivationStatus } from "./koishi/index.js";
+
 export { IshikiService };
 export type { IshikiConfig } from "./koishi/config.js";
 export default IshikiService;

@@ -1,0 +1,21 @@
+export { ContextEngine } from "./context-engine.js";
+export { WakeupEngine } from "./wakeup-engine.js";
+export { ToolcallEngine } from "./toolcall-engine.js";
+export { ToolcallEngineInstance } from "./toolcall-engine-instance.js";
+export type { ContextEngineInstance } from "./context-engine-instance.js";
+export type { ContextRequest } from "./context-request.js";
+export type { WakeupEngineInstance } from "./wakeup-engine-instance.js";
+export {
+  engineServiceName,
+  type ContextEngines,
+  type EngineConfig,
+  type EngineFamily,
+  type NativeToolcallConfig,
+  type StandardContextConfig,
+  type StandardWakeupConfig,
+  type ToolcallEngines,
+  type WakeupEngines,
+} from "./engine-maps.js";
+export { isValidatingEngine, validateBlock, type ValidatedBlock, type ValidatingEngine } from "./block-validation.js";
+// The built-in variants live in sub-folders below this file in the import order; the kernel imports them
+// from there (koishi/builtin-engines.ts) and the package index re-exports what is public.

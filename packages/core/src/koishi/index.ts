@@ -1,0 +1,4 @@
+export { IshikiService } from "./service.js";
+export { IshikiConfig } from "./config.js";
+export { ProfileActivation, type ActivationStatus } from "./profile-activation.js";
+export { createKoishiOutboundPort } from "./koishi-outbound.js";

@@ -1,0 +1,6 @@
+export { createRuntime } from "./create-runtime.js";
+export type { ExtensionProvider, Runtime, RuntimeOptions, RuntimeProviders } from "./runtime-contract.js";
+export { encodeSegment, runtimeHomeOf, runtimeIdOf } from "./runtime-address.js";
+export { mergeToolGroups, RESERVED_TOOL_NAMES, toolConflict, type ToolGroup } from "./tool-assembly.js";
+export { stopRule } from "./stop-rule.js";
+export { RuntimeRegistry, type RuntimeFactory } from "./runtime-registry.js";
