@@ -1,17 +1,21 @@
-import { Schema } from "koishi";
-import type { Context } from "koishi";
+import { WorkspaceExtension } from "./extension.js";
+
+export { WorkspaceExtension };
+export { WorkspacePluginConfig, WorkspaceSettings } from "./settings.js";
+export { Sandbox, type SandboxOptions } from "./sandbox.js";
+export { parseMount, prepareMounts, type HostMount, type MountDeclaration } from "./mounts.js";
+export { discoverSkills, type SkillSources } from "./skills/discover.js";
+export type { Skill } from "./skills/skill.js";
+export { WorkspaceScheme } from "./schemes/workspace-scheme.js";
+export { SkillScheme } from "./schemes/skill-scheme.js";
+export { workspaceInstructions } from "./instructions.js";
+export { runCommand } from "./tools/bash.js";
+export type { BashResult } from "./tools/bash-result.js";
 
 export const name = "ishiki-workspace";
-export const inject = ["ishiki"];
-
-export interface Config {}
-
-export const Config: Schema<Config> = Schema.object({}).i18n({
-  "zh-CN": { $description: "工作区 扩展尚在建设中，暂无配置项。" },
-  "en-US": { $description: "The workspace extension is under construction; it has no options yet." },
-});
-
-// The extension API (Extension, ExtensionHost) is not built yet; until it is, the plugin only says so.
-export function apply(ctx: Context): void {
-  ctx.logger("ishiki.ext.workspace").info("loaded; its tools arrive with the Ishiki extension API");
-}
+export const usage = [
+  "Gives each Ishiki runtime whose profile enables `extends.workspace` a sandboxed bash shell over a virtual file system,",
+  "the file tools `read_file`, `write_file` and `edit_file`, skills under `/home/skills` and the `workspace://` and",
+  "`skill://` resources. See docs/workspace.md.",
+].join(" ");
+export default WorkspaceExtension;
