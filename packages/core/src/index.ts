@@ -103,11 +103,11 @@ export type { ContextEngineInstance, ContextEngines, ContextRequest, EngineConfi
 export { StandardContextEngine } from "./engines/context/standard.js";
 export { StandardWakeupEngine } from "./engines/wakeup/standard.js";
 export { NativeToolcallEngine, NativeToolcallInstance } from "./engines/toolcall/native.js";
-export type { ProfileConfig } from "./profile/index.js";
+export type { ExtendsEntry, ProfileConfig, TypingSettings } from "./profile/index.js";
 export type { Runtime } from "./runtime/index.js";
 export { createMemoryOutboundPort } from "./tools/index.js";
 export type { MemoryOutboundPort, OutboundAddress, OutboundPort } from "./tools/index.js";
-export { ProfileActivation, type ActivationStatus } from "./koishi/index.js";
+export { ProfileActivation, ProfileSchema, type ActivationStatus } from "./koishi/index.js";
 
 export { IshikiService };
 export type { IshikiConfig } from "./koishi/config.js";

@@ -97,7 +97,7 @@ describe("common contract (EN-1 .. EN-5)", () => {
   });
 
   it("EN-5 a built-in's invalid block fails activation; unknown keys warn; custom variants get theirs as is", async () => {
-    kernel = await startKernel({ profiles: { bad: profile({ context: { engine: "standard", standard: { maxTokens: "lots" } } }), odd: profile({ wakeup: { standard: { keywords: ["hi"], shout: true } } }) } });
+    kernel = await startKernel({ profiles: { bad: profile({ channels: { "mock:bot": ["c1"] }, context: { engine: "standard", standard: { maxTokens: "lots" } } }), odd: profile({ channels: { "mock:bot": ["c2"] }, wakeup: { standard: { keywords: ["hi"], shout: true } } }) } });
     await until(() => kernel!.app.ishiki.profile("bad")?.status === "failed" && kernel!.app.ishiki.profile("odd")?.status === "active");
     expect(logged(kernel, "[bad] activation failed: context.standard.maxTokens: expected a number", "error")).toBe(true);
     expect(logged(kernel, "[odd] wakeup.standard.shout: unknown key ignored", "warn")).toBe(true);

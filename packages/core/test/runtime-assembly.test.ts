@@ -187,7 +187,7 @@ describe("failure locations (XA-26)", () => {
   });
 
   it("XA-26 the imageInput gate fails the activation of a profile whose model does not declare image input", async () => {
-    kernel = await startKernel({ profiles: { seer: profile({ resources: { imageInput: true } }), plain: profile() } });
+    kernel = await startKernel({ profiles: { seer: profile({ channels: { "mock:bot": ["c1"] }, resources: { imageInput: true } }), plain: profile({ channels: { "mock:bot": ["c2"] } }) } });
     await until(() => kernel!.app.ishiki.profile("seer")?.status === "failed" && kernel!.app.ishiki.profile("plain")?.status === "active");
     expect(logged(kernel, "[seer] activation failed: resources.imageInput requires image input; mock:m does not declare it", "error")).toBe(true);
   });

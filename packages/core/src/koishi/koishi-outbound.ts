@@ -7,7 +7,9 @@ export function createKoishiOutboundPort(ctx: Context): OutboundPort {
     async send(address, content) {
       const bot = ctx.bots[`${address.platform}:${address.selfId}`];
       if (bot === undefined) throw new Error(`bot ${address.platform}:${address.selfId} is not available`);
-      return bot.sendMessage(address.channelId, content, address.guildId);
+      const ids = await bot.sendMessage(address.channelId, content, address.guildId);
+      if (ids.length === 0) ctx.logger("ishiki").warn(`bot ${address.platform}:${address.selfId} returned no message id for a message to ${address.channelId}`);
+      return ids;
     },
   };
 }

@@ -1,13 +1,19 @@
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { assertImageInput } from "../attachments/index.js";
 import type { Context, Logger } from "koishi";
 import { ContextEngine, isValidatingEngine, ToolcallEngine, validateBlock as validateBlockKey, WakeupEngine, type EngineFamily } from "../engines/index.js";
 import { Extension, type RuntimeDomain } from "../extension/index.js";
 import type { EngineSection, ResolvedProfile } from "../profile/index.js";
-import { createRuntime, RuntimeRegistry, type ExtensionProvider, type Runtime, type RuntimeProviders } from "../runtime/index.js";
+import { createRuntime, runtimeIdOf, RuntimeRegistry, type ExtensionProvider, type Runtime, type RuntimeProviders } from "../runtime/index.js";
+import type { OutboundAddress } from "../tools/index.js";
 import type { IshikiService } from "./service.js";
 import { validateExtensionConfig } from "./extension-config.js";
 import { prefixLogger } from "./prefix-logger.js";
+import { resolveOutboundMedia } from "./outbound-media.js";
+import { IDLE_SWEEP_MS, IdleTracker } from "./idle-eviction.js";
+import { attachDebugStream } from "./debug-stream.js";
+import { typingDelay } from "./typing-delay.js";
 
 export type ActivationStatus = "waiting" | "active" | "failed";
 
@@ -23,6 +29,9 @@ export class ProfileActivation {
   private current: ActivationStatus = "waiting";
   private registry: RuntimeRegistry | undefined;
   private readonly reported = new Set<string>();
+  private readonly idle = new IdleTracker();
+  /** Runtimes that already sent a message in their current send_message call. */
+  private readonly sentInCall = new Set<string>();
   private readonly logger: Logger;
   public readonly root: string;
   public readonly services: string[];
@@ -56,6 +65,7 @@ export class ProfileActivation {
   /** The runtime of `domain`, created on first use; rejects unless the profile is active. */
   public runtime(domain: RuntimeDomain): Promise<Runtime> {
     if (this.registry === undefined) return Promise.reject(new Error(`[${this.profile.id}] profile is ${this.current}`));
+    this.idle.touch(runtimeIdOf(this.profile.id, domain));
     return this.registry.get(domain);
   }
 
@@ -80,8 +90,9 @@ export class ProfileActivation {
       return;
     }
     const logger = fiber.logger("ishiki");
-    const registry = new RuntimeRegistry(id, (domain) =>
-      createRuntime({
+    const registry = new RuntimeRegistry(id, (domain) => {
+      let created: Runtime | undefined;
+      const runtime = createRuntime({
         profile,
         domain,
         root: this.root,
@@ -92,18 +103,55 @@ export class ProfileActivation {
         prefixLogger,
         providers,
         // Looked up per message, so a port swapped on the service reaches runtimes created before.
-        outbound: { send: (address, content) => this.kernel.outbound.send(address, content) },
-      }),
-      logger,
-    );
+        outbound: { send: (address, content) => this.send(created, address, content) },
+      });
+      return runtime.then((value) => {
+        this.idle.created(value);
+        if (this.kernel.debugStream) attachDebugStream(value, logger);
+        // Each tool call starts afresh: within one send_message (or one codemode program sending several), the
+        // second and later messages wait as if typed (KP-33).
+        value.agent.channel.subscribe("agent", (event) => {
+          if (event.type === "tool.start") this.sentInCall.delete(value.id);
+        });
+        return (created = value);
+      });
+    }, logger);
     this.registry = registry;
     this.current = "active";
     this.logger.info(`[${id}] profile active`);
+    fiber.setInterval(() => void this.evictIdle(), IDLE_SWEEP_MS);
     fiber.on("dispose", () => {
       this.registry = undefined;
+      this.idle.clear();
       this.deactivated();
       return registry.stopAll();
     });
+  }
+
+  /**
+   * Stops runtimes idle for 30 minutes (KP-20); the next event re-creates them from disk. Runs every minute;
+   * `now` lets a test look ahead.
+   */
+  public async evictIdle(now = Date.now()): Promise<string[]> {
+    const registry = this.registry;
+    if (registry === undefined) return [];
+    const due = this.idle.due(now);
+    for (const id of due) {
+      this.logger.debug(`[${id}] runtime stopped after 30 minutes idle`);
+      await registry.evict(id);
+    }
+    return due;
+  }
+
+  /** One outgoing message: media resolved through the sending runtime's center first (KP-31). */
+  private async send(runtime: Runtime | undefined, address: OutboundAddress, content: string): Promise<string[]> {
+    if (runtime === undefined) return this.kernel.outbound.send(address, content);
+    const resolved = await resolveOutboundMedia(content, runtime.resources);
+    for (const { src, code } of resolved.dropped) runtime.logger.warn(`send_message: media dropped: ${src} (${code})`);
+    if (resolved.content === "") return [];
+    if (this.sentInCall.has(runtime.id)) await sleep(typingDelay(resolved.content, this.profile.typing));
+    this.sentInCall.add(runtime.id);
+    return this.kernel.outbound.send(address, resolved.content);
   }
 
   private deactivated(): void {

@@ -1,13 +1,15 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { Service } from "koishi";
 import type { Context, Logger } from "koishi";
 import { createGateway, type Gateway } from "../gateway/index.js";
 import type { RuntimeDomain } from "../extension/index.js";
-import { resolveProfile } from "../profile/index.js";
+import { readModelsFile } from "../gateway/index.js";
 import type { Runtime } from "../runtime/index.js";
 import type { OutboundPort } from "../tools/index.js";
 import { registerBuiltinEngines } from "./builtin-engines.js";
 import { IshikiConfig } from "./config.js";
+import { listenToSessions } from "./ingestion.js";
+import { loadProfiles } from "./profile-loading.js";
 import { createKoishiOutboundPort } from "./koishi-outbound.js";
 import { ProfileActivation } from "./profile-activation.js";
 import { usage } from "./usage.js";
@@ -28,6 +30,8 @@ export class IshikiService extends Service {
   override readonly logger: Logger;
   /** The model gateway; plugins reach it as `ctx.ishiki.gateway` with `static inject = ["ishiki"]` (XA-22). */
   readonly gateway: Gateway;
+  /** Print each runtime's steps and tool timings (KP-6). */
+  readonly debugStream: boolean;
   /** Where `send_message` delivers; the Koishi bots by default. Tests may swap in an in-memory port. */
   outbound: OutboundPort;
   private readonly activations = new Map<string, ProfileActivation>();
@@ -39,9 +43,17 @@ export class IshikiService extends Service {
     super(ctx, "ishiki", true);
     this.dataPath = resolve(ctx.baseDir, settings.dataPath);
     this.logger = ctx.logger("ishiki");
-    this.gateway = createGateway({ config: settings.models, logger: this.logger });
+    this.gateway = createGateway({
+      config: settings.models,
+      logger: this.logger,
+      ...(settings.dumpRequests ? { dumpDir: join(this.dataPath, "requests") } : {}),
+    });
     this.outbound = createKoishiOutboundPort(ctx);
+    this.debugStream = settings.debugStream === true;
+    // 2 is Koishi's own default; leaving it alone keeps a level set globally (e.g. `logger.levels.base`) working.
+    if (settings.logLevel !== undefined && settings.logLevel !== 2) this.logger.level = settings.logLevel;
     registerBuiltinEngines(ctx);
+    listenToSessions(ctx, () => this.activations.values(), this.logger);
   }
 
   /** A profile's activation, when the profile was loaded. */
@@ -56,25 +68,36 @@ export class IshikiService extends Service {
     return activation.runtime(domain);
   }
 
-  protected override start(): void {
+  /**
+   * Start (spec 08 KP-38): `models.yaml` joins the gateway (its errors are logged; profiles using a missing
+   * model fail at their first turn), then every valid profile activates on its own.
+   */
+  protected override async start(): Promise<void> {
     this.logger.info("ready, data at %s", this.dataPath);
-    const profiles = this.settings.profiles ?? {};
-    const ids = Object.keys(profiles).sort();
-    if (ids.length === 0) this.logger.warn("no profile configured; add one under profiles");
-    for (const id of ids) {
-      let activation: ProfileActivation;
-      try {
-        activation = new ProfileActivation(this.ctx, this, resolveProfile(id, profiles[id]));
-      } catch (error) {
-        this.logger.error(`[${id}] profile skipped: ${error instanceof Error ? error.message : String(error)}`);
-        continue;
-      }
-      this.activations.set(id, activation);
+    await this.loadModelsFile();
+    for (const profile of await loadProfiles(this.dataPath, this.settings.profiles ?? {}, this.logger)) {
+      const activation = new ProfileActivation(this.ctx, this, profile);
+      this.activations.set(profile.id, activation);
       const stop = activation.start();
       this.ctx.on("dispose", () => {
-        this.activations.delete(id);
+        this.activations.delete(profile.id);
         stop();
       });
     }
+  }
+
+  private async loadModelsFile(): Promise<void> {
+    const path = join(this.dataPath, "models.yaml");
+    try {
+      const file = await readModelsFile(path);
+      if (file === undefined) return;
+      this.gateway.reconfigure([
+        { name: "koishi.yml", config: this.settings.models ?? {} },
+        { name: path, config: file },
+      ]);
+    } catch (error) {
+      this.logger.error(error instanceof Error ? error.message : String(error));
+    }
+    for (const error of this.gateway.errors()) this.logger.error(error.message);
   }
 }

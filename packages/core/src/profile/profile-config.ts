@@ -1,4 +1,6 @@
 import type { FailoverConfig } from "../gateway/index.js";
+import type { ResourceSettings } from "../attachments/index.js";
+import type { TypingSettings } from "./profile-settings.js";
 import type { ContextEngines, EngineConfig, ToolcallEngines, WakeupEngines } from "../engines/index.js";
 
 /** One `extends.<name>` entry (spec 08 KP-7): `{}`, `null` and `true` enable, `false` disables. */
@@ -19,4 +21,10 @@ export interface ProfileConfig {
   context?: EngineConfig<ContextEngines>;
   wakeup?: EngineConfig<WakeupEngines>;
   toolcall?: EngineConfig<ToolcallEngines>;
+  /** Spec 05 CT-12: `enable`, `direct`, `directOnly` and the limits. */
+  codemode?: Record<string, unknown>;
+  /** Spec 05 CT-21: `enable`, `resident`, `maxResults`. */
+  toolsearch?: Record<string, unknown>;
+  typing?: Partial<TypingSettings>;
+  resources?: Partial<ResourceSettings>;
 }

@@ -1,11 +1,15 @@
+import { parseClaims } from "./claims.js";
+import type { FailoverConfig } from "../gateway/index.js";
+import { DEFAULT_FAILOVER, DEFAULT_TYPING } from "./profile-settings.js";
 import type { EngineSection, EnabledExtension, ResolvedProfile } from "./resolved-profile.js";
 
 const PROFILE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 const DEFAULT_ENGINES = { context: "standard", wakeup: "standard", toolcall: "native" } as const;
 
 /**
- * Resolves the keys the runtime needs (spec 08 KP-7, 07 XA-2); the full profile schema arrives with the
- * Koishi integration. Throws `<path>: <reason>` for what it cannot use.
+ * Resolves a profile (spec 08 KP-7, KP-8, 07 XA-2): defaults for what is missing, `channels` parsed into claims,
+ * disabled extensions dropped. The Koishi `Schema` checks types first; this is the part a schema cannot say.
+ * Throws `<path>: <reason>` for what it cannot use.
  */
 export function resolveProfile(id: string, raw: unknown): ResolvedProfile {
   if (!PROFILE_ID.test(id)) throw new Error(`id: "${id}" is not a valid profile id; use [A-Za-z0-9][A-Za-z0-9_-]*`);
@@ -13,18 +17,23 @@ export function resolveProfile(id: string, raw: unknown): ResolvedProfile {
   if (typeof input.model !== "string" || input.model.trim() === "") throw new Error("model: expected a model reference");
   const mode = input.mode ?? "channel";
   if (mode !== "channel" && mode !== "cross") throw new Error(`mode: expected channel or cross`);
+  const claimed = channels(input.channels);
   const profile: ResolvedProfile = {
     id,
     model: input.model,
     mode,
-    channels: channels(input.channels),
+    channels: claimed,
+    claims: parseClaims(claimed),
     extensions: extensions(input.extends),
     context: section(input.context, "context"),
     wakeup: section(input.wakeup, "wakeup"),
     toolcall: section(input.toolcall, "toolcall"),
+    typing: { ...DEFAULT_TYPING, ...optional(input.typing, "typing") },
+    failover: { ...DEFAULT_FAILOVER, ...optional(input.failover, "failover") } as FailoverConfig,
   };
-  if (input.failover !== undefined) profile.failover = record(input.failover, "failover");
   if (input.resources !== undefined) profile.resources = record(input.resources, "resources");
+  if (input.codemode !== undefined) profile.codemode = record(input.codemode, "codemode");
+  if (input.toolsearch !== undefined) profile.toolsearch = record(input.toolsearch, "toolsearch");
   return profile;
 }
 
@@ -33,8 +42,12 @@ function record(value: unknown, path: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+function optional(value: unknown, path: string): Record<string, unknown> {
+  return value === undefined || value === null ? {} : record(value, path);
+}
+
 function channels(value: unknown): Record<string, string[]> {
-  if (value === undefined) return {};
+  if (value === undefined || value === null) throw new Error("channels: claims no accounts");
   const out: Record<string, string[]> = {};
   for (const [account, patterns] of Object.entries(record(value, "channels"))) {
     if (!Array.isArray(patterns) || patterns.some((pattern) => typeof pattern !== "string")) throw new Error(`channels.${account}: expected a list of patterns`);

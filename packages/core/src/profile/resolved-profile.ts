@@ -1,5 +1,7 @@
 import type { ResourceSettings } from "../attachments/index.js";
 import type { FailoverConfig } from "../gateway/index.js";
+import type { AccountClaim } from "./claims.js";
+import type { TypingSettings } from "./profile-settings.js";
 
 /** An engine section as the kernel passes it: the variant name plus the blocks, whole (spec 06 EN-3). */
 export interface EngineSection {
@@ -19,10 +21,17 @@ export interface ResolvedProfile {
   model: string;
   mode: "channel" | "cross";
   channels: Record<string, string[]>;
+  /** `channels` parsed (KP-9, KP-10). */
+  claims: AccountClaim[];
   extensions: EnabledExtension[];
   failover?: FailoverConfig;
   /** `resources` (spec 04 EX-27); defaults for what is left out. */
   resources?: Partial<ResourceSettings>;
+  /** `codemode` and `toolsearch` (spec 05) as written; the runtime validates them. */
+  codemode?: Record<string, unknown>;
+  toolsearch?: Record<string, unknown>;
+  /** `typing` with defaults (KP-33). */
+  typing: TypingSettings;
   context: EngineSection;
   wakeup: EngineSection;
   toolcall: EngineSection;

@@ -18,6 +18,9 @@ import { createRuntimePlugin } from "./runtime-plugin.js";
 import { Teardown } from "./teardown.js";
 import { mergeToolGroups, type ToolGroup } from "./tool-assembly.js";
 import { createToolOutputStage } from "./tool-output.js";
+import { resolveCodemodeSettings, resolveToolsearchSettings } from "./program-settings.js";
+import { ToolSurface } from "./tool-surface.js";
+import { catalogMessages, ToolSurfacePlugin } from "./tool-surface-plugin.js";
 import { outboundTarget } from "./outbound-target.js";
 
 /**
@@ -70,7 +73,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       send_message: createSendMessageTool({ port: options.outbound, cross: domain.mode === "cross", resolveTarget: (target) => outboundTarget(domain, target) }),
       finish: createFinishTool(),
     };
-    const residentTools: ToolSet = { wait: createWaitTool(waits) };
+    const surface = new ToolSurface({
+      codemode: resolveCodemodeSettings(profile.codemode),
+      toolsearch: resolveToolsearchSettings(profile.toolsearch),
+      logger,
+      programViews: { read: createReadTool(resources.center, { sandbox: true }) },
+    });
+    teardown.add("final", "codemode sandbox", () => surface.close());
+    const residentTools: ToolSet = { wait: createWaitTool(waits), ...surface.kernelTools() };
 
     const assembleTools = async (): Promise<ToolSet> => {
       const groups: ToolGroup[] = [{ source: "core", tools: coreTools }];
@@ -78,7 +88,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         if (instance.extendTools) groups.push({ source: `extension ${name}`, tools: await instance.extendTools() });
       }
       groups.push({ source: "core", tools: residentTools });
-      return output.wrapTools(mergeToolGroups(groups, { wait: "core" }));
+      const merged = mergeToolGroups(groups, surface.searching ? { wait: "core", search: "core" } : { wait: "core" });
+      return output.wrapTools(await surface.complete(merged));
     };
     const assembleInstructions = async (): Promise<string> => {
       const parts: Array<string | undefined> = [baseInstructions(domain.mode === "cross"), await readPersona(options.root), resourcesInstructions(settings.imageInput)];
@@ -89,11 +100,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
     const model = new ModelBinding(toolcall, gatewayModelSource(options.gateway, profile.model, { failover: profile.failover, logger }));
     const plugin = createRuntimePlugin({ context, cross: domain.mode === "cross", instructions: assembleInstructions, tools: assembleTools, model, agent: () => agent! });
+    const surfacePlugin = new ToolSurfacePlugin(surface, () => agent!);
     agent = createAgent({
       id,
       model: model.model,
       storage: createJsonlStorage(join(home, "events.jsonl"), { logger }),
-      plugins: [plugin, ...output.plugins],
+      plugins: [plugin, surfacePlugin, ...output.plugins],
       logger,
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
     });
@@ -101,6 +113,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     teardown.add("agent", "agent", () => running.stop());
     teardown.add("final", "pending writes", () => running.wait());
     await running.init();
+    await initialiseCatalog(surface, surfacePlugin, running, assembleTools, logger);
 
     const runtime: Runtime = {
       id,
@@ -129,6 +142,26 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     await teardown.run();
     throw error;
   }
+}
+
+/**
+ * Toolsearch at creation (spec 05 CT-28, CT-31): rebuild the discovered set from persisted catalogs, run one
+ * assembly for the baseline and write a baseline (none yet) or a delta (live tools differ). A failing assembly
+ * writes nothing; the next turn's first step writes it.
+ */
+async function initialiseCatalog(surface: ToolSurface, plugin: ToolSurfacePlugin, agent: Agent, assemble: () => Promise<ToolSet>, logger: Runtime["logger"]): Promise<void> {
+  if (!surface.searching) return;
+  const persisted = catalogMessages(await agent.storage.read());
+  surface.restore(persisted.map((message) => message.data));
+  plugin.remember(persisted);
+  try {
+    await assemble();
+  } catch (error) {
+    logger.warn(`toolsearch: initial tool assembly failed: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  plugin.writeCatalog();
+  await agent.wait();
 }
 
 /** An extension's instance in one runtime, with the disposer its `attach` returned. */

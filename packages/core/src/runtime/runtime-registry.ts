@@ -47,6 +47,14 @@ export class RuntimeRegistry {
     return [...this.runtimes.keys()];
   }
 
+  /** Stops one runtime and forgets it, so the next event re-creates it from disk (idle eviction, KP-20). */
+  public async evict(id: string): Promise<void> {
+    const runtime = this.runtimes.get(id);
+    if (runtime === undefined) return;
+    this.runtimes.delete(id);
+    await runtime.then((value) => value.stop(), () => undefined);
+  }
+
   /** Stops every runtime (deactivation, KP-21); creations in flight are stopped once they finish. */
   public stopAll(): Promise<void> {
     this.stopping ??= (async () => {

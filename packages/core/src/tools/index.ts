@@ -7,3 +7,5 @@ export { createSendMessageTool, type SendMessageToolOptions } from "./send-messa
 export type { SendMessageInput, SendMessageResult } from "./send-message-schema.js";
 export type { OutboundAddress, OutboundPort } from "./outbound-port.js";
 export { createMemoryOutboundPort, type MemoryOutboundPort, type SentMessage } from "./memory-outbound-port.js";
+export { CODEMODE_CALLER, createCodemodeTool, type CodemodeToolOptions } from "./codemode-tool.js";
+export { createSearchTool, type SearchToolOptions } from "./search-tool.js";
