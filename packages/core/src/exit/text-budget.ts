@@ -1,4 +1,3 @@
-import { Buffer } from "node:buffer";
 import { PAGE_LINES, PAGE_UNITS, countLines, pageOriginOf, pageText, type FileSource } from "../resources/index.js";
 import { ArchiveError, type ArchiveScope } from "./archive.js";
 import { toolErrorText } from "./error-text.js";
@@ -24,10 +23,9 @@ export async function budgetText(scope: ArchiveScope, text: string, content: Arc
   if (fitsPage(text)) return text;
   let url: string;
   try {
-    const blob = content.blob ?? text;
     url = await scope.resources.store.writeArtifact(
       scope.toolName,
-      Buffer.from(blob, "utf8"),
+      content.blob ?? text,
       { mediaType: content.mediaType, toolName: scope.toolName, toolCallId: scope.toolCallId },
       content.view,
     );

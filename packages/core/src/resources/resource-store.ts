@@ -12,8 +12,11 @@ export interface ResourceStore {
   registerAsset(src: string, declared?: AssetDeclaration): Promise<string>;
   /** The asset's bytes, fetched on first read (one fetch shared by concurrent readers). */
   readAsset(id: string, options?: { signal?: AbortSignal }): Promise<{ bytes: Uint8Array; metadata: ResourceMetadata }>;
-  /** Writes an artifact (bytes plus an optional readable view); returns `artifact://<tool>/<name>`. Same content, same URL. */
-  writeArtifact(tool: string, bytes: Uint8Array, declared: ArtifactDeclaration, view?: string): Promise<string>;
+  /**
+   * Writes an artifact (its content plus an optional readable view); returns `artifact://<tool>/<name>`. Same
+   * content, same URL. A string is stored as UTF-8 without being copied into one buffer first.
+   */
+  writeArtifact(tool: string, content: Uint8Array | string, declared: ArtifactDeclaration, view?: string): Promise<string>;
   /** The stored bytes of an artifact's blob, or of its readable view. */
   readArtifact(namespace: string, name: string, part?: "blob" | "view"): Promise<Uint8Array>;
   /** A sidecar, or undefined when the resource does not exist. */

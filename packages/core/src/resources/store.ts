@@ -3,6 +3,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ASSET_FETCH_LIMITS, fetchAsset, type AssetFetchLimits } from "./asset-fetch.js";
 import { writeAtomic } from "./atomic-write.js";
+import { stageFile } from "./staged-file.js";
 import { sharedByteCache, type ByteCache } from "./byte-cache.js";
 import type { ArtifactDeclaration, AssetDeclaration, ResourceMetadata } from "./resource-metadata.js";
 import type { ResourceStore } from "./resource-store.js";
@@ -122,25 +123,37 @@ export function createResourceStore(options: ResourceStoreOptions): ResourceStor
           .finally(() => signal.removeEventListener("abort", abort));
       });
     },
-    async writeArtifact(tool, bytes, declared, view) {
+    async writeArtifact(tool, content, declared, view) {
       const namespace = artifactNamespace(tool);
-      const hash = sha256(bytes);
-      const name = `${hash}-${sha256(declared.mediaType).slice(0, 8)}${view === undefined ? "" : `-${sha256(view).slice(0, 16)}`}`;
+      const dir = join(root, "artifacts", namespace);
+      // The name is the content's hash, known only once written: stage first, then commit or discard.
+      const blob = await stageFile(dir, content);
+      const staged = view === undefined ? undefined : await stageFile(dir, view).catch(async (error) => {
+        await blob.discard();
+        throw error;
+      });
+      const name = `${blob.hash}-${sha256(declared.mediaType).slice(0, 8)}${staged === undefined ? "" : `-${staged.hash.slice(0, 16)}`}`;
       const paths = artifactPaths(namespace, name);
-      if (!(await readIfExists(paths.sidecar))) {
-        await writeAtomic(paths.bytes, bytes);
-        if (view !== undefined) await writeAtomic(paths.view, view);
+      if (await readIfExists(paths.sidecar)) {
+        await Promise.all([blob.discard(), staged?.discard()]);
+      } else {
+        try {
+          await blob.commit(paths.bytes);
+          if (staged) await staged.commit(paths.view);
+        } finally {
+          await staged?.discard();
+        }
         const metadata: ResourceMetadata = {
           id: name,
           kind: "artifact",
           namespace,
           name,
           ...declared,
-          byteLength: bytes.length,
-          contentHash: hash,
+          byteLength: blob.byteLength,
+          contentHash: blob.hash,
           createdAt: new Date().toISOString(),
         };
-        if (view !== undefined) metadata.viewName = declared.viewName ?? "text";
+        if (staged) metadata.viewName = declared.viewName ?? "text";
         // The sidecar is written last: an artifact exists once its sidecar does.
         await writeAtomic(paths.sidecar, JSON.stringify(metadata, null, 2));
       }

@@ -1,0 +1,67 @@
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, open, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+
+/** Content written to a temp file and hashed in the same pass, waiting to be given its content-addressed name. */
+export interface StagedFile {
+  readonly hash: string;
+  readonly byteLength: number;
+  /** Moves the file to `path` (atomic rename; an existing file is replaced by identical content). */
+  commit(path: string): Promise<void>;
+  discard(): Promise<void>;
+}
+
+// UTF-16 units encoded per chunk; the scratch buffer holds their worst-case UTF-8 size.
+const CHUNK_UNITS = 1 << 20;
+
+/**
+ * Writes `data` into a temp file in `dir` while hashing it. A string is encoded chunk by chunk into one scratch
+ * buffer: a 50 MB text never exists as a second 50 MB byte copy, and the fresh pages such a copy needs cost more
+ * than the encoding itself.
+ */
+export async function stageFile(dir: string, data: Uint8Array | string): Promise<StagedFile> {
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
+  const hash = createHash("sha256");
+  let byteLength = 0;
+  const file = await open(temp, "w");
+  try {
+    const write = async (bytes: Uint8Array) => {
+      hash.update(bytes);
+      byteLength += bytes.length;
+      for (let offset = 0; offset < bytes.length; ) offset += (await file.write(bytes, offset)).bytesWritten;
+    };
+    if (typeof data !== "string") await write(data);
+    else {
+      const scratch = new Uint8Array(CHUNK_UNITS * 3);
+      const encoder = new TextEncoder();
+      for (let start = 0; start < data.length; ) {
+        let end = Math.min(start + CHUNK_UNITS, data.length);
+        // Never split a surrogate pair between two chunks: each half alone would encode as U+FFFD.
+        const last = data.charCodeAt(end - 1);
+        if (end < data.length && last >= 0xd800 && last <= 0xdbff) end--;
+        const { written } = encoder.encodeInto(data.slice(start, end), scratch);
+        await write(scratch.subarray(0, written));
+        start = end;
+      }
+    }
+    await file.close();
+  } catch (error) {
+    await file.close().catch(() => {});
+    await rm(temp, { force: true });
+    throw error;
+  }
+  return {
+    hash: hash.digest("hex"),
+    byteLength,
+    async commit(path) {
+      try {
+        await rename(temp, path);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
+    },
+    discard: () => rm(temp, { force: true }),
+  };
+}
