@@ -1,8 +1,8 @@
 import { join, posix, relative, sep } from "node:path";
 import { ReadWriteFs } from "just-bash";
 import type { BufferEncoding, CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from "just-bash";
+import { containPath, ResourceError } from "koishi-plugin-ishiki";
 import { FsError, notFound, readOnly, type DirentEntry } from "./fs-error.js";
-import { isWithin, realOrPending } from "./real-path.js";
 
 /** Largest file a shell command may read whole from a host mount. */
 const MAX_FILE_READ_BYTES = 64 * 1024 * 1024;
@@ -44,8 +44,13 @@ export class HostFs implements IFileSystem {
     if (path.includes("\0")) throw new FsError("EINVAL", `EINVAL: NUL is not allowed in a path: ${this.virtualPath(path.replaceAll("\0", "\\0"))}`);
     const inside = posix.normalize(`/${path}`);
     if (this.isHidden(inside)) throw notFound(this.virtualPath(inside));
-    const real = await realOrPending(join(this.options.root, ...inside.split("/")));
-    if (!isWithin(this.options.root, real)) throw new FsError("EACCES", `EACCES: path escapes mount ${this.options.target}`);
+    let real: string;
+    try {
+      real = await containPath(this.options.root, join(this.options.root, ...inside.split("/")));
+    } catch (error) {
+      if (error instanceof ResourceError) throw new FsError("EACCES", `EACCES: path escapes mount ${this.options.target}`);
+      throw error;
+    }
     if (this.isHidden(`/${relative(this.options.root, real).split(sep).join("/")}`)) throw notFound(this.virtualPath(inside));
     return real;
   }
