@@ -3,7 +3,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { ProviderV4 } from "@ai-sdk/provider";
+import type { LanguageModelV4, ProviderV4 } from "@ai-sdk/provider";
 import { MockBot } from "@koishijs/plugin-mock";
 import { Context, Logger, type ForkScope } from "koishi";
 import { IshikiService } from "../src/koishi/index.js";
@@ -26,6 +26,8 @@ export interface MockKernelOptions {
   /** Files under the data directory, written before start (`profiles/<id>/profile.yml`, `persona.md`, …). */
   files?: Record<string, string>;
   replies?: ScriptedReply[];
+  /** Answers instead of the scripted model, for tests that need stream parts the script cannot express. */
+  languageModel?: LanguageModelV4;
   selfId?: string;
   debugStream?: boolean;
 }
@@ -52,7 +54,7 @@ export async function startMockKernel(options: MockKernelOptions): Promise<MockK
   app.inject(["ishiki"], (ctx) => {
     ctx.ishiki.gateway.defineApi("scripted", (): ProviderV4 => ({
       specificationVersion: "v4",
-      languageModel: () => model,
+      languageModel: () => options.languageModel ?? model,
       embeddingModel: () => {
         throw new Error("no embeddings");
       },

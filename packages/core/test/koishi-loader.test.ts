@@ -88,7 +88,7 @@ describe("published plugins load in a stock Koishi app (OV-10, QA-23)", () => {
     // A profile enabling the workspace activates only once the built extension's `ishiki.ext.workspace`
     // service exists; no model is called, so the provider's address is never reached.
     const ishiki = {
-      models: { providers: { local: { api: "openai-compatible", baseUrl: "http://127.0.0.1:9/v1", models: [{ id: "m" }] } } },
+      models: { providers: { local: { api: "openai-completions", baseUrl: "http://127.0.0.1:9/v1", models: [{ id: "m" }] } } },
       profiles: { demo: { model: "local:m", channels: { "sandbox:*:*": ["*"] }, extends: { workspace: {} } } },
     };
     const dir = await createApp({ ishiki, "ishiki-workspace": {}, "ishiki-mcp-client": {}, "ishiki-onebot-actions": {} });

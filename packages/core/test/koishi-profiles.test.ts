@@ -1,7 +1,15 @@
 import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { MockBot } from "@koishijs/plugin-mock";
+import { MockLanguageModelV4 } from "ai/test";
+import { Context, Logger } from "koishi";
 import { afterEach, describe, expect, it } from "vitest";
-import { IshikiConfig } from "../src/koishi/index.js";
+import { checkQuickJSLoads } from "../src/codemode/index.js";
+import { IshikiConfig, IshikiService } from "../src/koishi/index.js";
+import { deferred, usage } from "./agent-support.js";
 import { ProfileSchema } from "../src/koishi/profile-schema.js";
 import { startMockKernel, until, type MockKernel } from "./koishi-app.js";
 
@@ -124,3 +132,110 @@ describe("debugging switches (KP-2, KP-6)", () => {
   });
 });
 
+describe("live debug stream (KP-6)", () => {
+  it("KP-6 debugStream prints text, reasoning and tool-input deltas while the step is still streaming", async () => {
+    const hold = deferred();
+    let calls = 0;
+    const languageModel = new MockLanguageModelV4({
+      doStream: async () => {
+        calls += 1;
+        const first = calls === 1;
+        const stream = new ReadableStream<LanguageModelV4StreamPart>({
+          async start(controller) {
+            const parts: LanguageModelV4StreamPart[] = first
+              ? [
+                  { type: "stream-start", warnings: [] },
+                  { type: "reasoning-start", id: "r" },
+                  { type: "reasoning-delta", id: "r", delta: "the user said hi" },
+                  { type: "reasoning-end", id: "r" },
+                  { type: "text-start", id: "t" },
+                  { type: "text-delta", id: "t", delta: "Hel" },
+                  { type: "text-delta", id: "t", delta: "lo\n" },
+                  { type: "text-end", id: "t" },
+                  { type: "tool-input-start", id: "s", toolName: "send_message" },
+                  { type: "tool-input-delta", id: "s", delta: '{"messages":' },
+                  { type: "tool-input-delta", id: "s", delta: '["hi"]}' },
+                  { type: "tool-input-end", id: "s" },
+                ]
+              : [{ type: "stream-start", warnings: [] }, { type: "tool-call", toolCallId: "f", toolName: "finish", input: "{}" }];
+            for (const part of parts) controller.enqueue(part);
+            // The first step stays open until the test has seen its deltas: they must be printed live.
+            if (first) await hold.promise;
+            if (first) controller.enqueue({ type: "tool-call", toolCallId: "s", toolName: "send_message", input: '{"messages":["hi"]}' });
+            controller.enqueue({ type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage });
+            controller.close();
+          },
+        });
+        return { stream };
+      },
+    });
+    kernel = await startMockKernel({ profiles: { p: { model: "mock:m", channels: claimAll } }, languageModel, debugStream: true });
+    await until(() => kernel!.app.ishiki.profile("p")?.status === "active");
+    const runtime = await kernel.app.ishiki.runtime("p", { mode: "channel", platform: "mock", selfId: "bot", channelId: "c", isDirect: false });
+    kernel.app.ishiki.outbound = { send: async () => ["id-1"] };
+    runtime.wake();
+    await until(() => kernel!.logged('[ishiki:debug] tool-input-delta send_message "[\\"hi\\"]}"'));
+    const debug = () => kernel!.logs.map(([, line]) => line).filter((line) => line.startsWith("[ishiki:debug]"));
+    expect(debug().some((line) => line.startsWith("[ishiki:debug] turn.step"))).toBe(false);
+    expect(debug()).toEqual(
+      expect.arrayContaining([
+        '[ishiki:debug] reasoning-delta "the user said hi"',
+        '[ishiki:debug] text-delta "Hel"',
+        '[ishiki:debug] text-delta "lo\\n"',
+        '[ishiki:debug] tool-input-start send_message',
+        '[ishiki:debug] tool-input-delta send_message "{\\"messages\\":"',
+      ]),
+    );
+    hold.resolve();
+    await runtime.agent.wait();
+    await until(() => kernel!.logged("[ishiki:debug] tool.done send_message"));
+    const lines = debug();
+    expect(lines.indexOf('[ishiki:debug] text-delta "Hel"')).toBeLessThan(lines.indexOf('[ishiki:debug] text-delta "lo\\n"'));
+    expect(lines).toContain("[ishiki:debug] tool-call send_message");
+    expect(lines.findIndex((line) => line.startsWith("[ishiki:debug] turn.step #0"))).toBeGreaterThan(lines.indexOf("[ishiki:debug] tool-call send_message"));
+  });
+});
+
+describe("start-up isolation (KP-38, KP-39)", () => {
+  it("KP-38 a profile on a provider the gateway left out as broken fails activation; the others activate", async () => {
+    const app = new Context();
+    const logs: string[] = [];
+    const target: Logger.Target = { colors: 0, record: (record) => void logs.push(record.content) };
+    Logger.targets.push(target);
+    const dir = await mkdtemp(join(tmpdir(), "ishiki-koishi-"));
+    try {
+      app.plugin(MockBot, { selfId: "bot" });
+      app.plugin(IshikiService, {
+        dataPath: dir,
+        models: {
+          providers: {
+            bad: { api: "no-such-api", models: [{ id: "m" }] },
+            relay: { api: "openai-completions", baseUrl: "http://127.0.0.1:9/v1", models: [{ id: "m" }] },
+          },
+        },
+        profiles: {
+          broken: { model: "bad:m", channels: { "mock:bot": ["g1"] } },
+          fine: { model: "relay:m", channels: { "mock:bot": ["g2"] } },
+          later: { model: "undeclared:m", channels: { "mock:bot": ["g3"] } },
+        },
+      });
+      await app.start();
+      await until(() => app.ishiki.profile("fine")?.status === "active" && app.ishiki.profile("broken")?.status === "failed");
+      expect(app.ishiki.profile("later")?.status).toBe("active");
+      expect(logs.some((line) => line.startsWith("[broken] activation failed:") && line.includes("bad"))).toBe(true);
+      expect(logs.some((line) => line.startsWith("[fine] activation failed"))).toBe(false);
+    } finally {
+      await app.stop();
+      Logger.targets.splice(Logger.targets.indexOf(target), 1);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("KP-39 QuickJS is loaded once for codemode profiles, which then activate", async () => {
+    const check = checkQuickJSLoads();
+    expect(checkQuickJSLoads()).toBe(check);
+    await expect(check).resolves.toBeUndefined();
+    kernel = await startMockKernel({ profiles: { p: { model: "mock:m", channels: claimAll, codemode: { enable: true } } } });
+    await until(() => kernel!.app.ishiki.profile("p")?.status === "active");
+  });
+});

@@ -51,7 +51,7 @@ describe("send_message over Koishi (KP-31 .. KP-34)", () => {
     expect(times[1] - times[0]).toBeGreaterThanOrEqual(145);
   });
 
-  it("KP-31 media on the runtime's schemes go out as data: URLs; file: and unknown schemes are removed; an emptied message is not sent", async () => {
+  it("KP-31 KP-32 media on the runtime's schemes go out as data: URLs; file: and unknown schemes are removed and returned in dropped; an emptied message is not sent", async () => {
     server = createServer((_req, res) => res.end(Buffer.from([1, 2, 3])));
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a.bin`;
@@ -74,9 +74,16 @@ describe("send_message over Koishi (KP-31 .. KP-34)", () => {
     expect(sent).toHaveLength(2);
     expect(sent[0]).toMatch(/^look <img src="data:[a-z/-]+;base64,AQID"\/> <img src="https:\/\/example.org\/x.png"\/>$/);
     expect(sent[1]).toBe("x ");
-    expect(kernel.logged("media dropped: file:///etc/passwd (file_scheme)")).toBe(true);
-    expect(kernel.logged("media dropped: gopher://h/1 (unsupported_scheme)")).toBe(true);
-    expect(toolOutputs(await readEvents(runtime.home))).toEqual([{ ok: true, ids: ["id-1", "id-2"] }]);
+    expect(toolOutputs(await readEvents(runtime.home))).toEqual([
+      {
+        ok: true,
+        ids: ["id-1", "id-2"],
+        dropped: [
+          { src: "file:///etc/passwd", code: "file_scheme" },
+          { src: "gopher://h/1", code: "unsupported_scheme" },
+        ],
+      },
+    ]);
   });
 
   it("KP-32 the first failure stops sending and reports what was sent", async () => {

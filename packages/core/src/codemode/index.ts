@@ -15,3 +15,4 @@ export { codemodeErrors, formatConsoleOutput, withConsoleOutput } from "./error-
 export { codemodeDescription, type CodemodeDescriptionOptions } from "./description.js";
 export { toolDeclaration, toolDeclarations, type CodemodeToolSignatureSource } from "./declaration.js";
 export { schemaToType, type JsonSchema } from "./schema-type.js";
+export { checkQuickJSLoads } from "./quickjs-load.js";

@@ -1,12 +1,12 @@
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { assertImageInput } from "../attachments/index.js";
 import type { Context, Logger } from "koishi";
 import { ContextEngine, isValidatingEngine, ToolcallEngine, validateBlock as validateBlockKey, WakeupEngine, type EngineFamily } from "../engines/index.js";
 import { Extension, type RuntimeDomain } from "../extension/index.js";
+import { checkQuickJSLoads } from "../codemode/index.js";
+import type { Gateway } from "../gateway/index.js";
 import type { EngineSection, ResolvedProfile } from "../profile/index.js";
 import { createRuntime, runtimeIdOf, RuntimeRegistry, type ExtensionProvider, type Runtime, type RuntimeProviders } from "../runtime/index.js";
-import type { OutboundAddress } from "../tools/index.js";
 import type { IshikiService } from "./service.js";
 import { validateExtensionConfig } from "./extension-config.js";
 import { prefixLogger } from "./prefix-logger.js";
@@ -30,8 +30,6 @@ export class ProfileActivation {
   private registry: RuntimeRegistry | undefined;
   private readonly reported = new Set<string>();
   private readonly idle = new IdleTracker();
-  /** Runtimes that already sent a message in their current send_message call. */
-  private readonly sentInCall = new Set<string>();
   private readonly logger: Logger;
   public readonly root: string;
   public readonly services: string[];
@@ -55,8 +53,19 @@ export class ProfileActivation {
     return this.current;
   }
 
-  /** Starts waiting for the services; the returned disposer deactivates the profile. */
-  public start(): () => void {
+  /**
+   * Starts waiting for the services; the returned disposer deactivates the profile. A profile with codemode
+   * first checks that QuickJS loads, and fails activation when it does not (KP-39).
+   */
+  public async start(): Promise<() => void> {
+    if (this.profile.codemode?.enable === true) {
+      try {
+        await checkQuickJSLoads();
+      } catch (error) {
+        this.fail(error);
+        return () => {};
+      }
+    }
     const fork = this.ctx.inject(this.services, (fiber) => this.activate(fiber));
     this.reportMissingSoon();
     return () => fork.dispose();
@@ -82,16 +91,15 @@ export class ProfileActivation {
     try {
       profile = { ...this.profile, context: this.section(fiber, "context"), wakeup: this.section(fiber, "wakeup"), toolcall: this.section(fiber, "toolcall") };
       providers = this.providers(fiber, profile);
+      assertModelNotBroken(this.kernel.gateway, profile.model);
       if (profile.resources?.imageInput === true) assertImageInput(this.kernel.gateway, profile.model);
     } catch (error) {
-      this.current = "failed";
-      this.logger.error(`[${id}] activation failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.fail(error);
       fiber.on("dispose", () => this.deactivated());
       return;
     }
     const logger = fiber.logger("ishiki");
     const registry = new RuntimeRegistry(id, (domain) => {
-      let created: Runtime | undefined;
       const runtime = createRuntime({
         profile,
         domain,
@@ -103,17 +111,16 @@ export class ProfileActivation {
         prefixLogger,
         providers,
         // Looked up per message, so a port swapped on the service reaches runtimes created before.
-        outbound: { send: (address, content) => this.send(created, address, content) },
+        outbound: { send: (address, content) => this.kernel.outbound.send(address, content) },
+        sendMessage: (center) => ({
+          prepare: (content) => resolveOutboundMedia(content, center),
+          pause: (content) => typingDelay(content, profile.typing),
+        }),
       });
       return runtime.then((value) => {
         this.idle.created(value);
         if (this.kernel.debugStream) attachDebugStream(value, logger);
-        // Each tool call starts afresh: within one send_message (or one codemode program sending several), the
-        // second and later messages wait as if typed (KP-33).
-        value.agent.channel.subscribe("agent", (event) => {
-          if (event.type === "tool.start") this.sentInCall.delete(value.id);
-        });
-        return (created = value);
+        return value;
       });
     }, logger);
     this.registry = registry;
@@ -143,15 +150,9 @@ export class ProfileActivation {
     return due;
   }
 
-  /** One outgoing message: media resolved through the sending runtime's center first (KP-31). */
-  private async send(runtime: Runtime | undefined, address: OutboundAddress, content: string): Promise<string[]> {
-    if (runtime === undefined) return this.kernel.outbound.send(address, content);
-    const resolved = await resolveOutboundMedia(content, runtime.resources);
-    for (const { src, code } of resolved.dropped) runtime.logger.warn(`send_message: media dropped: ${src} (${code})`);
-    if (resolved.content === "") return [];
-    if (this.sentInCall.has(runtime.id)) await sleep(typingDelay(resolved.content, this.profile.typing));
-    this.sentInCall.add(runtime.id);
-    return this.kernel.outbound.send(address, resolved.content);
+  private fail(error: unknown): void {
+    this.current = "failed";
+    this.logger.error(`[${this.profile.id}] activation failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   private deactivated(): void {
@@ -198,5 +199,18 @@ export class ProfileActivation {
       toolcall: fiber.get(ToolcallEngine.GetName(profile.toolcall.engine)) as ToolcallEngine,
       extensions,
     };
+  }
+}
+
+/**
+ * A profile whose model is a provider or group the gateway left out as broken fails activation (KP-38). An
+ * unknown reference does not: models may still be defined later (`reconfigure`, `defineApi`), and the first turn
+ * reports it.
+ */
+function assertModelNotBroken(gateway: Gateway, model: string): void {
+  try {
+    gateway.profileModel(model);
+  } catch (error) {
+    if (gateway.errors().includes(error as never)) throw error;
   }
 }

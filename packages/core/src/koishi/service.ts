@@ -69,8 +69,9 @@ export class IshikiService extends Service {
   }
 
   /**
-   * Start (spec 08 KP-38): `models.yaml` joins the gateway (its errors are logged; profiles using a missing
-   * model fail at their first turn), then every valid profile activates on its own.
+   * Start (spec 08 KP-38): `models.yaml` joins the gateway (its errors are logged; profiles using a broken
+   * entry fail activation, those using a missing model fail at their first turn), then every valid profile
+   * activates on its own.
    */
   protected override async start(): Promise<void> {
     this.logger.info("ready, data at %s", this.dataPath);
@@ -78,7 +79,7 @@ export class IshikiService extends Service {
     for (const profile of await loadProfiles(this.dataPath, this.settings.profiles ?? {}, this.logger)) {
       const activation = new ProfileActivation(this.ctx, this, profile);
       this.activations.set(profile.id, activation);
-      const stop = activation.start();
+      const stop = await activation.start();
       this.ctx.on("dispose", () => {
         this.activations.delete(profile.id);
         stop();

@@ -70,7 +70,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const output = createToolOutputStage({ runtimeId: id, resources: resources.center, settings, agent: () => agent! });
     const coreTools: ToolSet = {
       read: createReadTool(resources.center, { imageInput: settings.imageInput }),
-      send_message: createSendMessageTool({ port: options.outbound, cross: domain.mode === "cross", resolveTarget: (target) => outboundTarget(domain, target) }),
+      send_message: createSendMessageTool({
+        port: options.outbound,
+        cross: domain.mode === "cross",
+        resolveTarget: (target) => outboundTarget(domain, target),
+        ...options.sendMessage?.(resources.center),
+      }),
       finish: createFinishTool(),
     };
     const surface = new ToolSurface({

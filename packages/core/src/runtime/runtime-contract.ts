@@ -1,4 +1,5 @@
-import type { OutboundPort } from "../tools/index.js";
+import type { OutboundPort, SendMessageToolOptions } from "../tools/index.js";
+import type { ResourceCenter } from "../resources/index.js";
 import type { Gateway } from "../gateway/index.js";
 import type { AgentRuntime, Extension, ExtensionHost, RuntimeDomain } from "../extension/index.js";
 import type { ContextEngine, ToolcallEngine, WakeupEngine } from "../engines/index.js";
@@ -33,6 +34,8 @@ export interface RuntimeOptions {
   prefixLogger(logger: ExtensionHost["logger"], prefix: string): ExtensionHost["logger"];
   providers: RuntimeProviders;
   outbound: OutboundPort;
+  /** Per-message steps of `send_message` over this runtime's center: media resolution, typing pause (spec 08 KP-31, KP-33). */
+  sendMessage?(center: ResourceCenter): Pick<SendMessageToolOptions, "prepare" | "pause">;
   /** Steps per turn; the agent's default when unset. */
   maxSteps?: number;
 }

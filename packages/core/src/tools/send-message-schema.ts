@@ -17,7 +17,11 @@ export const crossSendMessageInputSchema = sendMessageInputSchema.extend({
 
 export type SendMessageInput = z.infer<typeof sendMessageInputSchema> & { target?: { sid: string; channelId: string } };
 
-const dropped = z.array(z.object({ src: z.string(), code: z.string() })).optional();
+const droppedMedia = z.object({ src: z.string(), code: z.string() });
+const dropped = z.array(droppedMedia).optional().describe("Media sources removed from your messages, with the reason code.");
+
+/** A media source `send_message` removed instead of sending (KP-31): `file_scheme`, `unsupported_scheme`, … */
+export type DroppedMedia = z.infer<typeof droppedMedia>;
 
 /** Success and failure shapes (KP-32). */
 export const sendMessageResultSchema = z.union([

@@ -1,7 +1,21 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import h from "@satorijs/element";
 import { tool } from "ai";
 import type { OutboundAddress, OutboundPort } from "./outbound-port.js";
-import { crossSendMessageInputSchema, sendMessageInputSchema, sendMessageResultSchema, type SendMessageInput, type SendMessageResult } from "./send-message-schema.js";
+import {
+  crossSendMessageInputSchema,
+  sendMessageInputSchema,
+  sendMessageResultSchema,
+  type DroppedMedia,
+  type SendMessageInput,
+  type SendMessageResult,
+} from "./send-message-schema.js";
+
+/** One message after `prepare`: what the platform receives, and the media sources removed from it. */
+export interface PreparedMessage {
+  content: string;
+  dropped: DroppedMedia[];
+}
 
 export interface SendMessageToolOptions {
   port: OutboundPort;
@@ -9,6 +23,10 @@ export interface SendMessageToolOptions {
   cross: boolean;
   /** Turns the optional target into an address; throws for a target outside the runtime's channels. */
   resolveTarget(target: SendMessageInput["target"]): OutboundAddress;
+  /** Rewrites one message before it is sent (media resolution, KP-31); an empty `content` is not sent. */
+  prepare?(content: string): Promise<PreparedMessage>;
+  /** Milliseconds to wait before each message of one call after the first one sent (typing, KP-33). */
+  pause?(content: string): number;
 }
 
 const DESCRIPTION = [
@@ -17,27 +35,36 @@ const DESCRIPTION = [
 ].join(" ");
 
 /**
- * `send_message` (spec 08 KP-30 .. KP-32): sends in order and stops at the first failure, reporting what was
- * sent. Sent messages are not stored as facts.
+ * `send_message` (spec 08 KP-30 .. KP-33): prepares and sends in order, pausing before every message after the
+ * first, and stops at the first failure, reporting what was sent; removed media sources are reported in
+ * `dropped`. Sent messages are not stored as facts.
  */
 export function createSendMessageTool(options: SendMessageToolOptions) {
   return tool({
     description: DESCRIPTION,
     inputSchema: options.cross ? crossSendMessageInputSchema : sendMessageInputSchema,
     outputSchema: sendMessageResultSchema,
-    execute: async (input: SendMessageInput): Promise<SendMessageResult> => {
+    execute: async (input: SendMessageInput, { abortSignal }): Promise<SendMessageResult> => {
       const address = options.resolveTarget(input.target);
       const sent: string[] = [];
+      const dropped: DroppedMedia[] = [];
+      const withDropped = () => (dropped.length === 0 ? {} : { dropped });
+      let sending = false;
       for (const [index, message] of input.messages.entries()) {
-        const content = input.mode === "raw" ? h.escape(message) : message;
         try {
-          sent.push(...(await options.port.send(address, content)));
+          const raw = input.mode === "raw" ? h.escape(message) : message;
+          const prepared = options.prepare ? await options.prepare(raw) : { content: raw, dropped: [] };
+          dropped.push(...prepared.dropped);
+          if (prepared.content === "") continue;
+          if (sending && options.pause) await sleep(options.pause(prepared.content), undefined, { signal: abortSignal });
+          sending = true;
+          sent.push(...(await options.port.send(address, prepared.content)));
         } catch (error) {
           const { name, message: text } = error instanceof Error ? error : new Error(String(error));
-          return { ok: false, error: { name, message: text }, sent, failedAt: index };
+          return { ok: false, error: { name, message: text }, sent, failedAt: index, ...withDropped() };
         }
       }
-      return { ok: true, ids: sent };
+      return { ok: true, ids: sent, ...withDropped() };
     },
   });
 }
