@@ -187,6 +187,23 @@ describe("runtime creation (KP-17, KP-22)", () => {
     expect(kernel.logs.filter(([, line]) => line.includes("[p/mock:bot/c] runtime creation failed: not today"))).toHaveLength(1);
   });
 
+  it("KP-20 a runtime holding an armed wait is not evicted, and is once the wait has fired", async () => {
+    kernel = await startMockKernel({
+      profiles: { p: { model: "mock:m", channels: { "mock:bot": ["*"] } } },
+      replies: [{ calls: [{ id: "w", name: "wait", input: { seconds: 1 } }] }, { calls: [{ id: "f", name: "finish" }] }],
+    });
+    await until(() => kernel!.app.ishiki.profile("p")?.status === "active");
+    const activation = kernel.app.ishiki.profile("p")!;
+    const runtime = await kernel.app.ishiki.runtime("p", { mode: "channel", platform: "mock", selfId: "bot", channelId: "c", isDirect: false });
+    runtime.wake();
+    await until(() => runtime.hasScheduledWork() && runtime.agent.isIdle());
+    expect(await activation.evictIdle(Date.now() + 31 * 60_000)).toEqual([]);
+    expect(activation.runtimeIds()).toEqual(["p/mock:bot/c"]);
+    // The wait fires after a second, opens a turn that finishes, and leaves nothing scheduled.
+    await until(() => !runtime.hasScheduledWork() && runtime.agent.isIdle() && kernel!.model.prompts.length === 2, 5000);
+    expect(await activation.evictIdle(Date.now() + 62 * 60_000)).toEqual(["p/mock:bot/c"]);
+  });
+
   it("KP-20 a runtime idle for 30 minutes is stopped and the next event re-creates it from disk", async () => {
     kernel = await startMockKernel({ profiles: { p: { model: "mock:m", channels: { "mock:bot": ["*"] } } } });
     await until(() => kernel!.app.ishiki.profile("p")?.status === "active");

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
@@ -224,6 +224,36 @@ describe("start-up isolation (KP-38, KP-39)", () => {
       expect(app.ishiki.profile("later")?.status).toBe("active");
       expect(logs.some((line) => line.startsWith("[broken] activation failed:") && line.includes("bad"))).toBe(true);
       expect(logs.some((line) => line.startsWith("[fine] activation failed"))).toBe(false);
+    } finally {
+      await app.stop();
+      Logger.targets.splice(Logger.targets.indexOf(target), 1);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("KP-38 a broken entry in models.yaml costs only itself: the file's good entries still serve their profiles", async () => {
+    const app = new Context();
+    const logs: string[] = [];
+    const target: Logger.Target = { colors: 0, record: (record) => void logs.push(record.content) };
+    Logger.targets.push(target);
+    const dir = await mkdtemp(join(tmpdir(), "ishiki-koishi-"));
+    try {
+      await writeFile(
+        join(dir, "models.yaml"),
+        "providers:\n  relay: { api: openai-completions, baseUrl: 'http://127.0.0.1:9/v1', models: [{ id: m }] }\n  bad: { api: no-such-api, models: [{ id: m }] }\n",
+      );
+      app.plugin(MockBot, { selfId: "bot" });
+      app.plugin(IshikiService, {
+        dataPath: dir,
+        profiles: {
+          broken: { model: "bad:m", channels: { "mock:bot": ["g1"] } },
+          fine: { model: "relay:m", channels: { "mock:bot": ["g2"] } },
+        },
+      });
+      await app.start();
+      await until(() => app.ishiki.profile("fine")?.status === "active" && app.ishiki.profile("broken")?.status === "failed");
+      expect(app.ishiki.gateway.model("relay:m")).toBeDefined();
+      expect(logs.some((line) => line.includes("bad") && line.includes("no-such-api"))).toBe(true);
     } finally {
       await app.stop();
       Logger.targets.splice(Logger.targets.indexOf(target), 1);

@@ -7,7 +7,7 @@ export const IDLE_SWEEP_MS = 60_000;
 
 /**
  * Last activity per runtime (KP-20): every routed event touches its runtime, and a runtime whose agent is busy at
- * a sweep is touched too. A runtime idle for 30 minutes is returned once by `due` and forgotten.
+ * a sweep, or that holds an armed `wait`, is touched too. A runtime idle for 30 minutes is returned once by `due` and forgotten.
  */
 export class IdleTracker {
   private readonly live = new Map<string, { runtime: Runtime; last: number }>();
@@ -25,11 +25,11 @@ export class IdleTracker {
     this.live.clear();
   }
 
-  /** Ids to evict now: idle for `IDLE_EVICTION_MS` and with an idle agent. */
+  /** Ids to evict now: idle for `IDLE_EVICTION_MS`, with an idle agent (no turn, no pending wake) and no armed `wait`. */
   public due(now = Date.now()): string[] {
     const out: string[] = [];
     for (const [id, entry] of this.live) {
-      if (!entry.runtime.agent.isIdle()) entry.last = now;
+      if (!entry.runtime.agent.isIdle() || entry.runtime.hasScheduledWork()) entry.last = now;
       else if (now - entry.last >= IDLE_EVICTION_MS) out.push(id);
     }
     for (const id of out) this.live.delete(id);

@@ -1,9 +1,8 @@
 import { join, resolve } from "node:path";
 import { Service } from "koishi";
 import type { Context, Logger } from "koishi";
-import { createGateway, type Gateway } from "../gateway/index.js";
 import type { RuntimeDomain } from "../extension/index.js";
-import { readModelsFile } from "../gateway/index.js";
+import { createGateway, readModelsFile, type Gateway, type GatewayConfigSource } from "../gateway/index.js";
 import type { Runtime } from "../runtime/index.js";
 import type { OutboundPort } from "../tools/index.js";
 import { registerBuiltinEngines } from "./builtin-engines.js";
@@ -35,6 +34,8 @@ export class IshikiService extends Service {
   /** Where `send_message` delivers; the Koishi bots by default. Tests may swap in an in-memory port. */
   outbound: OutboundPort;
   private readonly activations = new Map<string, ProfileActivation>();
+  /** Why `models.yaml` could not be read, logged at start with the gateway's own errors. */
+  private modelFileError: string | undefined;
 
   constructor(
     ctx: Context,
@@ -44,7 +45,7 @@ export class IshikiService extends Service {
     this.dataPath = resolve(ctx.baseDir, settings.dataPath);
     this.logger = ctx.logger("ishiki");
     this.gateway = createGateway({
-      config: settings.models,
+      config: this.modelSources(),
       logger: this.logger,
       ...(settings.dumpRequests ? { dumpDir: join(this.dataPath, "requests") } : {}),
     });
@@ -69,13 +70,13 @@ export class IshikiService extends Service {
   }
 
   /**
-   * Start (spec 08 KP-38): `models.yaml` joins the gateway (its errors are logged; profiles using a broken
-   * entry fail activation, those using a missing model fail at their first turn), then every valid profile
-   * activates on its own.
+   * Start (spec 08 KP-38): the gateway's broken entries are logged (profiles using one fail activation, those
+   * using a missing model fail at their first turn), then every valid profile activates on its own.
    */
   protected override async start(): Promise<void> {
     this.logger.info("ready, data at %s", this.dataPath);
-    await this.loadModelsFile();
+    if (this.modelFileError) this.logger.error(this.modelFileError);
+    for (const error of this.gateway.errors()) this.logger.error(error.message);
     for (const profile of await loadProfiles(this.dataPath, this.settings.profiles ?? {}, this.logger)) {
       const activation = new ProfileActivation(this.ctx, this, profile);
       this.activations.set(profile.id, activation);
@@ -87,18 +88,16 @@ export class IshikiService extends Service {
     }
   }
 
-  private async loadModelsFile(): Promise<void> {
+  /** The gateway's sources (spec 02 GW-1): the plugin's `models` key and `<dataPath>/models.yaml`, read once. */
+  private modelSources(): GatewayConfigSource[] {
+    const sources: GatewayConfigSource[] = [{ name: "koishi.yml", config: this.settings.models ?? {} }];
     const path = join(this.dataPath, "models.yaml");
     try {
-      const file = await readModelsFile(path);
-      if (file === undefined) return;
-      this.gateway.reconfigure([
-        { name: "koishi.yml", config: this.settings.models ?? {} },
-        { name: path, config: file },
-      ]);
+      const file = readModelsFile(path);
+      if (file !== undefined) sources.push({ name: path, config: file });
     } catch (error) {
-      this.logger.error(error instanceof Error ? error.message : String(error));
+      this.modelFileError = error instanceof Error ? error.message : String(error);
     }
-    for (const error of this.gateway.errors()) this.logger.error(error.message);
+    return sources;
   }
 }

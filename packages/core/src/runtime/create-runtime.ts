@@ -134,6 +134,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       wake(prompt?: string) {
         return running.continue(prompt === undefined || prompt.trim() === "" ? "Continue." : prompt);
       },
+      hasScheduledWork: () => waits.isArmed(),
       stop: () => teardown.run(),
     };
     handle = runtime;

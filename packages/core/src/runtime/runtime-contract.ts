@@ -43,6 +43,8 @@ export interface RuntimeOptions {
 /** A running runtime: the handle extensions see, plus what its owner needs. */
 export interface Runtime extends AgentRuntime {
   readonly logger: ExtensionHost["logger"];
+  /** Whether work is scheduled that idle eviction would lose (spec 08 KP-20): an armed `wait`. */
+  hasScheduledWork(): boolean;
   /** Stops everything in the order of spec 08 KP-19; safe to call twice. */
   stop(): Promise<void>;
 }

@@ -65,6 +65,11 @@ export class WaitController {
     return result;
   }
 
+  /** Whether a wait is armed: stopping the runtime now would drop it (spec 08 KP-20). */
+  isArmed(): boolean {
+    return this.armed !== undefined;
+  }
+
   /** Disarms the current wait; returns whether there was one. */
   private disarm(): boolean {
     const armed = this.armed;
