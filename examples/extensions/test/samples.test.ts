@@ -56,7 +56,7 @@ describe("XA-30 reference samples in a Koishi app with the kernel", () => {
     expect(kernel.logs.some(([, line]) => line.includes('[notes] activation failed: extension "note" config invalid: prefix: expected string but got 42'))).toBe(true);
   });
 
-  it("XA-30 BriefingContextEngine puts briefing.md into the system prompt and edits show next turn", async () => {
+  it("XA-19 XA-30 BriefingContextEngine, installed as an ordinary Koishi plugin, puts briefing.md into the system prompt and edits show next turn", async () => {
     kernel = await startKernel({
       plugins: (app) => app.plugin(BriefingContextEngine),
       profiles: { brief: { model: "scripted:model", channels: { "mock:bot": ["*"] }, context: { engine: "briefing" } } },

@@ -133,7 +133,7 @@ describe("debugging switches (KP-2, KP-6)", () => {
 });
 
 describe("live debug stream (KP-6)", () => {
-  it("KP-6 debugStream prints text, reasoning and tool-input deltas while the step is still streaming", async () => {
+  it("KP-6 XA-27 debugStream prints text, reasoning and tool-input deltas while the step is still streaming", async () => {
     const hold = deferred();
     let calls = 0;
     const languageModel = new MockLanguageModelV4({

@@ -4,7 +4,7 @@ import type { IshikiEvent, IshikiMessageCreated } from "../src/types/index.js";
 import { scriptedModel } from "./agent-support.js";
 
 describe("Ishiki custom messages (types/)", () => {
-  it("AG-4 IshikiEvent is the union of the four Ishiki custom messages, usable with the agent's factories", async () => {
+  it("AG-4 XA-23 IshikiEvent is the union of the four Ishiki custom messages, usable with the agent's factories", async () => {
     const created: IshikiMessageCreated = {
       timestamp: 1,
       platform: "onebot",
