@@ -45,7 +45,7 @@ describe("the profile example (KP-5)", () => {
     };
     const config = (parse(EXAMPLE) as { plugins: { ishiki: Record<string, unknown> } }).plugins.ishiki;
     app.plugin(IshikiService, { ...config, dataPath: dir });
-    app.plugin(WorkspaceExtension, {});
+    app.plugin(WorkspaceExtension, { logLevel: 2 });
     await app.start();
     await until(() => app.ishiki.profile("alice")?.status === "active");
     expect(app.ishiki.gateway.model("relay:qwen-plus")).toBeDefined();
