@@ -78,7 +78,8 @@ export function tokenize(text: string): string[] {
   const terms: string[] = [];
   const ascii = ASCII.test(text);
   const normalized = ascii ? text : text.normalize("NFKC");
-  for (const [identifier] of normalized.matchAll(ascii ? ASCII_IDENTIFIER : IDENTIFIER)) {
+  // `match` with a global pattern yields bare strings, without the per-match objects `matchAll` allocates.
+  for (const identifier of normalized.match(ascii ? ASCII_IDENTIFIER : IDENTIFIER) ?? []) {
     let known = cache.get(identifier);
     if (!known) {
       if (cache.size >= CACHE_LIMIT) cache.clear();

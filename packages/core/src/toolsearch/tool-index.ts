@@ -11,12 +11,14 @@ interface IndexedFields {
   description: string;
 }
 
+const ASCII = /^[\x00-\x7f]+$/;
+
 /** Names compare by their joined identifier, so `writeFile`, `write-file` and `write_file` all name `write_file`. */
 function identifierKey(text: string): string {
+  // Tool names are almost always ASCII; the Unicode-aware path costs several times more per name.
+  if (ASCII.test(text)) return text.toLowerCase().replace(/[^a-z0-9]+/g, "");
   return text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{M}\p{N}]+/gu, "");
 }
-
-const ASCII = /^[\x00-\x7f]+$/;
 
 /**
  * The BM25 index over tools (spec 05 CT-23, CT-24): fields `name` (boost 3), `params` (1.5) and `description` (1),
