@@ -82,6 +82,7 @@ export type {
 
 export { containPath, FileScheme, ResourceError } from "./resources/index.js";
 export type {
+  ArtifactContent,
   FileEntry,
   FilePayload,
   FileSource,

@@ -166,6 +166,12 @@ describe("exit through the agent", () => {
     expect(pretty.length).toBeGreaterThan(50 * 1024 * 1024);
     const body = display.value.slice(0, display.value.indexOf("[truncated:"));
     expect(pretty.startsWith(body)).toBe(true);
+    // The result was archived while it was serialised: the artifact is exactly its pretty JSON, and the trailer's
+    // totals are that text's.
+    const lines = pretty.split("\n").length;
+    expect(display.value).toContain(`[truncated: lines 1-${body.split("\n").length - 1} of ${lines}; characters 0-${body.length} of ${pretty.length}]`);
+    const [namespace, name] = match[1].slice("artifact://".length).split("/");
+    expect(Buffer.from(await runtime.resources.store.readArtifact(namespace, name)).equals(Buffer.from(pretty))).toBe(true);
     const next = await runtime.resources.resolve(match[2], { firstPage: true });
     expect(next.type).toBe("text");
     expect(pretty.slice(body.length).startsWith((next as { text: string }).text.slice(0, 1000))).toBe(true);

@@ -6,7 +6,8 @@ import { archiveMedia, ArchiveError, type ArchiveScope } from "./archive.js";
 import { cutErrorText } from "./error-text.js";
 import type { ExitContext } from "./exit-context.js";
 import { extractMedia } from "./extract.js";
-import { readableJson, ResultJsonError } from "./json.js";
+import { ResultJsonError } from "./json.js";
+import { displayJson } from "./json-display.js";
 import { isRawReadText } from "./media-node.js";
 import { replaceProgramAttachments } from "./program-attachments.js";
 import { budgetText, fitsPage, pageOnSource } from "./text-budget.js";
@@ -41,9 +42,7 @@ async function shape(scope: ArchiveScope, display: ToolResultOutput): Promise<To
       const text = value.source ? pageOnSource(value.text, value.source, value.url) : await budgetText(scope, value.text, { mediaType: "text/plain" });
       return { type: "text", value: text };
     }
-    const readable = readableJson(value);
-    if (fitsPage(readable)) return { ...display, value: JSON.parse(readable) as JSONValue };
-    return { type: "text", value: await budgetText(scope, readable, { mediaType: "application/json" }) };
+    return displayJson(scope, value);
   }
   if (display.type !== "content") return display;
   const joined = display.value.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");

@@ -4,17 +4,12 @@ export class ResultJsonError extends Error {
 }
 
 /**
- * The readable form of a JSON result (04 EX-7, EX-8): pretty JSON of the normalised value — Date → ISO,
- * `undefined` properties removed, top-level `undefined` → `null`, BigInt → string, non-finite → `null`. The
- * native serialiser does all of it but BigInt; values it refuses (BigInt, cycles) take the slow path.
+ * The readable form of a JSON result the native serialiser refuses (04 EX-7): pretty JSON of the value
+ * normalised by hand, BigInt → string; a cycle is a ResultJsonError naming its path. Everything else the
+ * native serialiser normalises itself (Date → ISO, `undefined` properties removed, non-finite → `null`).
  */
-export function readableJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, null, 2) ?? "null";
-  } catch (error) {
-    if (!(error instanceof TypeError)) throw error;
-    return JSON.stringify(normalise(value, "$", []), null, 2) ?? "null";
-  }
+export function normalisedJson(value: unknown): string {
+  return JSON.stringify(normalise(value, "$", []), null, 2) ?? "null";
 }
 
 function normalise(value: unknown, path: string, open: object[]): unknown {

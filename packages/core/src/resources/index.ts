@@ -10,7 +10,7 @@ export { hostFileSystem } from "./host-file-system.js";
 export { containPath } from "./contain-path.js";
 export type { ResourceCenter, ResolveOptions } from "./resource-center.js";
 export { createResourceCenter, type OwnedResourceCenter, type ResourceCenterOptions } from "./center.js";
-export type { ResourceStore } from "./resource-store.js";
+export type { ArtifactContent, ResourceStore } from "./resource-store.js";
 export type { ResourceMetadata, AssetDeclaration, ArtifactDeclaration } from "./resource-metadata.js";
 export { ByteCache, BYTE_CACHE_LIMIT, sharedByteCache } from "./byte-cache.js";
 export { ASSET_FETCH_LIMITS, type AssetFetchLimits } from "./asset-fetch.js";

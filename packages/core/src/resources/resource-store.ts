@@ -1,5 +1,8 @@
 import type { ArtifactDeclaration, AssetDeclaration, ResourceMetadata } from "./resource-metadata.js";
 
+/** Artifact content: bytes, a string, or a string in pieces (each piece whole: no surrogate pair split between two). */
+export type ArtifactContent = Uint8Array | string | Iterable<string>;
+
 /**
  * One runtime's content-addressed store under `<home>/resources/` (RS-26..RS-30): lazily fetched assets and
  * immutable artifacts. Writes are atomic (temp file + rename); read bytes go through a process-wide bounded
@@ -14,9 +17,9 @@ export interface ResourceStore {
   readAsset(id: string, options?: { signal?: AbortSignal }): Promise<{ bytes: Uint8Array; metadata: ResourceMetadata }>;
   /**
    * Writes an artifact (its content plus an optional readable view); returns `artifact://<tool>/<name>`. Same
-   * content, same URL. A string is stored as UTF-8 without being copied into one buffer first.
+   * content, same URL. A string (whole or in pieces) is stored as UTF-8 without being copied into one buffer first.
    */
-  writeArtifact(tool: string, content: Uint8Array | string, declared: ArtifactDeclaration, view?: string): Promise<string>;
+  writeArtifact(tool: string, content: ArtifactContent, declared: ArtifactDeclaration, view?: string): Promise<string>;
   /** The stored bytes of an artifact's blob, or of its readable view. */
   readArtifact(namespace: string, name: string, part?: "blob" | "view"): Promise<Uint8Array>;
   /** A sidecar, or undefined when the resource does not exist. */

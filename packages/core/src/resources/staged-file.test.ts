@@ -25,6 +25,23 @@ describe("staged artifact files (RS-26, RS-30)", () => {
     expect(staged.hash).toBe(createHash("sha256").update(expected).digest("hex"));
   });
 
+  it("RS-30 a string in pieces is stored as the UTF-8 of their concatenation; a failing producer leaves nothing", async () => {
+    dir = await mkdtemp(join(tmpdir(), "ishiki-stage-"));
+    const pieces = ["", "中😀", ...Array.from({ length: 5000 }, (_, i) => `line ${i} ${"é".repeat(i % 300)}\n`), "b".repeat(3 << 20), "tail"];
+    const staged = await stageFile(dir, pieces.values());
+    await staged.commit(join(dir, "out.blob"));
+    const expected = Buffer.from(pieces.join(""), "utf8");
+    expect((await readFile(join(dir, "out.blob"))).equals(expected)).toBe(true);
+    expect(staged.hash).toBe(createHash("sha256").update(expected).digest("hex"));
+
+    const failing = (function* () {
+      yield "x".repeat(4 << 20);
+      throw new TypeError("producer failed");
+    })();
+    await expect(stageFile(dir, failing)).rejects.toThrow("producer failed");
+    expect(await readdir(dir)).toEqual(["out.blob"]);
+  });
+
   it("RS-26 discarding leaves no temp file behind", async () => {
     dir = await mkdtemp(join(tmpdir(), "ishiki-stage-"));
     const staged = await stageFile(dir, new Uint8Array([1, 2, 3]));

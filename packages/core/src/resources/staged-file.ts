@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
+import type { ArtifactContent } from "./resource-store.js";
 
 /** Content written to a temp file and hashed in the same pass, waiting to be given its content-addressed name. */
 export interface StagedFile {
@@ -15,11 +16,11 @@ export interface StagedFile {
 const CHUNK_UNITS = 1 << 20;
 
 /**
- * Writes `data` into a temp file in `dir` while hashing it. A string is encoded chunk by chunk into one scratch
+ * Writes `data` into a temp file in `dir` while hashing it. Strings are encoded chunk by chunk into one scratch
  * buffer: a 50 MB text never exists as a second 50 MB byte copy, and the fresh pages such a copy needs cost more
- * than the encoding itself.
+ * than the encoding itself. Pieces are consumed as they come, so their producer never holds the whole text.
  */
-export async function stageFile(dir: string, data: Uint8Array | string): Promise<StagedFile> {
+export async function stageFile(dir: string, data: ArtifactContent): Promise<StagedFile> {
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
   const hash = createHash("sha256");
@@ -31,19 +32,28 @@ export async function stageFile(dir: string, data: Uint8Array | string): Promise
       byteLength += bytes.length;
       for (let offset = 0; offset < bytes.length; ) offset += (await file.write(bytes, offset)).bytesWritten;
     };
-    if (typeof data !== "string") await write(data);
+    if (data instanceof Uint8Array) await write(data);
     else {
+      // Pieces are encoded one after another into the scratch buffer, which is written out when the next one
+      // might not fit: small pieces cost no write each, and no piece is copied into a joined string first.
       const scratch = new Uint8Array(CHUNK_UNITS * 3);
       const encoder = new TextEncoder();
-      for (let start = 0; start < data.length; ) {
-        let end = Math.min(start + CHUNK_UNITS, data.length);
-        // Never split a surrogate pair between two chunks: each half alone would encode as U+FFFD.
-        const last = data.charCodeAt(end - 1);
-        if (end < data.length && last >= 0xd800 && last <= 0xdbff) end--;
-        const { written } = encoder.encodeInto(data.slice(start, end), scratch);
-        await write(scratch.subarray(0, written));
-        start = end;
+      let filled = 0;
+      for (const piece of typeof data === "string" ? [data] : data) {
+        for (let start = 0; start < piece.length; ) {
+          let end = Math.min(start + CHUNK_UNITS, piece.length);
+          // Never split a surrogate pair between two chunks: each half alone would encode as U+FFFD.
+          const last = piece.charCodeAt(end - 1);
+          if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end--;
+          if (scratch.length - filled < (end - start) * 3) {
+            await write(scratch.subarray(0, filled));
+            filled = 0;
+          }
+          filled += encoder.encodeInto(end - start === piece.length ? piece : piece.slice(start, end), scratch.subarray(filled)).written;
+          start = end;
+        }
       }
+      await write(scratch.subarray(0, filled));
     }
     await file.close();
   } catch (error) {
