@@ -1,0 +1,172 @@
+// A real Koishi app with the Ishiki kernel and the mcp-client extension, the stdio fixture server's command
+// line, and helpers to invoke the extension directly on a runtime's real parts and call its tools.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Context, Logger, Service } from "koishi";
+import IshikiService, { MockLanguageModelV4, simulateReadableStream } from "koishi-plugin-ishiki";
+import type { ChannelDomain, ExtensionHost, ExtensionInstance, LanguageModelV4CallOptions, LanguageModelV4StreamPart, ToolSet } from "koishi-plugin-ishiki";
+import { McpClientExtension } from "../src/index.js";
+
+export const SERVER = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
+
+export function channel(channelId = "c1"): ChannelDomain {
+  return { mode: "channel", platform: "mock", selfId: "bot", channelId, isDirect: false };
+}
+
+/** A stdio entry running the fixture server with `env` (and anything else given). */
+export function stdio(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { command: process.execPath, args: [SERVER], ...extra };
+}
+
+export type ScriptedCall = { id: string; name: string; input?: unknown };
+export type ScriptedReply = { text?: string; calls?: ScriptedCall[] };
+
+const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } };
+
+function parts(reply: ScriptedReply): LanguageModelV4StreamPart[] {
+  const chunks: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
+  if (reply.text !== undefined) chunks.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: reply.text }, { type: "text-end", id: "t" });
+  for (const call of reply.calls ?? []) chunks.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input ?? {}) });
+  const calls = (reply.calls ?? []).length > 0;
+  chunks.push({ type: "finish", finishReason: { unified: calls ? "tool-calls" : "stop", raw: calls ? "tool_calls" : "stop" }, usage });
+  return chunks;
+}
+
+export interface Kernel {
+  app: Context;
+  dir: string;
+  prompts: LanguageModelV4CallOptions[];
+  /** Koishi log lines `<logger> <type>: <text>`, every level. */
+  logs: string[];
+  dispose(): Promise<void>;
+}
+
+export interface KernelOptions {
+  replies?: ScriptedReply[];
+  idleCloseMs?: number;
+  /** Writes config files into the data directory before the app starts. */
+  prepare?: (dir: string) => Promise<void>;
+  plugins?: (app: Context) => void;
+}
+
+/** Starts Koishi with the kernel and the mcp-client extension at debug level; profiles use model `mock:m`. */
+export async function startKernel(profiles: Record<string, unknown>, options: KernelOptions = {}): Promise<Kernel> {
+  const dir = await mkdtemp(join(tmpdir(), "ishiki-mcp-"));
+  await options.prepare?.(dir);
+  const logs: string[] = [];
+  const target: Logger.Target = { colors: 0, levels: { base: 3 }, record: (record) => void logs.push(`${record.name} ${record.type}: ${record.content}`) };
+  Logger.targets.push(target);
+  const replies = options.replies ?? [{ calls: [{ id: "f", name: "finish" }] }];
+  const prompts: LanguageModelV4CallOptions[] = [];
+  const model = new MockLanguageModelV4({
+    doStream: async (call) => {
+      prompts.push(call);
+      const reply = replies[Math.min(prompts.length - 1, replies.length - 1)];
+      return { stream: simulateReadableStream({ chunks: parts(reply), initialDelayInMs: null, chunkDelayInMs: null }) };
+    },
+  });
+  const app = new Context();
+  app.plugin(IshikiService, { dataPath: dir, profiles, models: { providers: {}, groups: {} } });
+  app.plugin(McpClientExtension, { logLevel: 3, idleCloseMs: options.idleCloseMs ?? 60_000 });
+  options.plugins?.(app);
+  await app.start();
+  app.ishiki.gateway.defineApi("scripted", () => ({ specificationVersion: "v4", languageModel: () => model }) as never);
+  app.ishiki.gateway.reconfigure({ providers: { mock: { api: "scripted" } } });
+  return {
+    app,
+    dir,
+    prompts,
+    logs,
+    async dispose() {
+      await app.stop();
+      Logger.targets.splice(Logger.targets.indexOf(target), 1);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function writeJson(path: string, value: unknown): Promise<void> {
+  await mkdir(join(path, ".."), { recursive: true });
+  await writeFile(path, typeof value === "string" ? value : JSON.stringify(value, null, 2));
+}
+
+/** Resolves once `predicate` holds, polling every 10 ms. */
+export async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 8000): Promise<void> {
+  const start = Date.now();
+  while (!(await predicate())) {
+    if (Date.now() - start > timeoutMs) throw new Error("condition not reached in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export interface Invoked {
+  instance: ExtensionInstance;
+  host: ExtensionHost;
+  tools(): Promise<ToolSet>;
+}
+
+/**
+ * Invokes the app's mcp-client service directly for a runtime of an active profile without extensions (its
+ * real home and ResourceCenter), with the given profile root: what the kernel does at runtime creation.
+ */
+export async function invokeMcp(kernel: Kernel, options: { profileId?: string; root?: string; channelId?: string } = {}): Promise<Invoked> {
+  const profileId = options.profileId ?? "bare";
+  await until(() => kernel.app.ishiki.profile(profileId)?.status === "active");
+  const runtime = await kernel.app.ishiki.runtime(profileId, channel(options.channelId));
+  const service = (kernel.app as unknown as Record<string, McpClientExtension>)["ishiki.ext.mcp-client"];
+  const root = options.root ?? join(kernel.dir, "profiles", profileId);
+  const host = {
+    profileId,
+    runtimeId: runtime.id,
+    root,
+    home: runtime.home,
+    dataPath: kernel.dir,
+    fiber: kernel.app,
+    domain: runtime.domain,
+    resources: runtime.resources,
+    logger: runtime.logger,
+    gateway: kernel.app.ishiki.gateway,
+    runtime,
+  } as ExtensionHost;
+  const instance = (await service[Service.invoke](host))!;
+  return { instance, host, tools: async () => (await instance.extendTools!()) as ToolSet };
+}
+
+/** Calls a tool's `execute` as the SDK would. */
+export async function call<T = unknown>(tools: ToolSet, name: string, input: unknown, abortSignal?: AbortSignal): Promise<T> {
+  const tool = tools[name];
+  if (!tool) throw new Error(`no tool ${name}; have ${Object.keys(tools).join(", ")}`);
+  const execute = tool.execute as (input: unknown, options: unknown) => Promise<T>;
+  return execute(input, { toolCallId: `call-${name}`, messages: [], abortSignal });
+}
+
+/** Calls a tool and returns the thrown error's name and message. */
+export async function failure(tools: ToolSet, name: string, input: unknown = {}, abortSignal?: AbortSignal): Promise<{ name: string; message: string }> {
+  try {
+    await call(tools, name, input, abortSignal);
+  } catch (error) {
+    return { name: (error as Error).name, message: (error as Error).message };
+  }
+  throw new Error(`${name} did not fail`);
+}
+
+/** The fixture's `whoami` answer. */
+export async function whoami(tools: ToolSet, name: string): Promise<{ pid: number; cwd: string; env: Record<string, string>; headers: Record<string, string> | null }> {
+  const blocks = await call<Array<{ type: string; text: string }>>(tools, name, {});
+  return JSON.parse(blocks[0].text);
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function readText(path: string): Promise<string> {
+  return readFile(path, "utf8");
+}
