@@ -334,7 +334,7 @@ describe("gateway access (XA-22)", () => {
 });
 
 describe("persona and instruction order (XA-11)", () => {
-  it("XA-11 instructions: base, persona.md, resources, extensions in extends order, context engine", async () => {
+  it("XA-11 KP-36 instructions: base, persona.md, resources, extensions in extends order, context engine", async () => {
     kernel = await startActive("p", {
       profiles: { p: profile({ extends: { zeta: {}, alpha: {} } }) },
       setup: (app) => {
