@@ -26,37 +26,51 @@ export async function stageFile(dir: string, data: ArtifactContent): Promise<Sta
   const hash = createHash("sha256");
   let byteLength = 0;
   const file = await open(temp, "w");
+  // The write in flight: the next chunk is hashed and encoded while the previous one goes to disk.
+  let writing: Promise<void> = Promise.resolve();
   try {
     const write = async (bytes: Uint8Array) => {
       hash.update(bytes);
       byteLength += bytes.length;
-      for (let offset = 0; offset < bytes.length; ) offset += (await file.write(bytes, offset)).bytesWritten;
+      await writing;
+      writing = (async () => {
+        for (let offset = 0; offset < bytes.length; ) offset += (await file.write(bytes, offset)).bytesWritten;
+      })();
+      // Handled here so a failure while the next chunk is encoded is not an unhandled rejection; awaiting
+      // `writing` later still throws it.
+      writing.catch(() => {});
     };
     if (data instanceof Uint8Array) await write(data);
     else {
-      // Pieces are encoded one after another into the scratch buffer, which is written out when the next one
-      // might not fit: small pieces cost no write each, and no piece is copied into a joined string first.
-      const scratch = new Uint8Array(CHUNK_UNITS * 3);
+      // Pieces are encoded one after another into a scratch buffer, which is written out when the next one might
+      // not fit: small pieces cost no write each, and no piece is copied into a joined string first. Two buffers
+      // take turns, so encoding never waits for the disk unless the disk is behind by a whole buffer.
+      const buffers = [new Uint8Array(CHUNK_UNITS * 3), new Uint8Array(CHUNK_UNITS * 3)];
+      let scratch = buffers[0];
       const encoder = new TextEncoder();
       let filled = 0;
+      const flush = async () => {
+        await write(scratch.subarray(0, filled));
+        scratch = scratch === buffers[0] ? buffers[1] : buffers[0];
+        filled = 0;
+      };
       for (const piece of typeof data === "string" ? [data] : data) {
         for (let start = 0; start < piece.length; ) {
           let end = Math.min(start + CHUNK_UNITS, piece.length);
           // Never split a surrogate pair between two chunks: each half alone would encode as U+FFFD.
           const last = piece.charCodeAt(end - 1);
           if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end--;
-          if (scratch.length - filled < (end - start) * 3) {
-            await write(scratch.subarray(0, filled));
-            filled = 0;
-          }
+          if (scratch.length - filled < (end - start) * 3) await flush();
           filled += encoder.encodeInto(end - start === piece.length ? piece : piece.slice(start, end), scratch.subarray(filled)).written;
           start = end;
         }
       }
-      await write(scratch.subarray(0, filled));
+      await flush();
     }
+    await writing;
     await file.close();
   } catch (error) {
+    await writing.catch(() => {});
     await file.close().catch(() => {});
     await rm(temp, { force: true });
     throw error;
