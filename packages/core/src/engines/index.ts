@@ -10,10 +10,17 @@ export {
   type ContextEngines,
   type EngineConfig,
   type EngineFamily,
+  type JudgeWakeupConfig,
+  type NarrativeContextConfig,
+  type NarrativeToolcallConfig,
   type NativeToolcallConfig,
   type StandardContextConfig,
   type StandardWakeupConfig,
+  type TextProtocolToolcallConfig,
   type ToolcallEngines,
+  type V3ContextConfig,
+  type V3ToolcallConfig,
+  type V3WakeupConfig,
   type WakeupEngines,
 } from "./engine-maps.js";
 export { isValidatingEngine, validateBlock, type ValidatedBlock, type ValidatingEngine } from "./block-validation.js";
