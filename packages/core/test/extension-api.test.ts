@@ -147,6 +147,10 @@ describe("ExtensionHost and AgentRuntime (XA-6, XA-14 .. XA-17)", () => {
     expect(host.domain).toEqual(channel);
     expect(host.resources.listSchemes()).toEqual(["asset", "artifact", "local"]);
     expect(host.gateway).toBe(kernel.app.ishiki.gateway);
+    // The profile's own model, as the gateway gives it to the profile: not the toolcall engine's wrapping.
+    const side = host.profileModel();
+    expect(side.modelId).toBe(kernel.app.ishiki.gateway.profileModel("mock:m").modelId);
+    expect(side.provider).toBe(kernel.app.ishiki.gateway.profileModel("mock:m").provider);
     expect(typeof host.fiber.on).toBe("function");
     expect(host.runtime).toBe(runtime);
     expect(Object.isFrozen(host)).toBe(true);

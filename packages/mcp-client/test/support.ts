@@ -128,6 +128,7 @@ export async function invokeMcp(kernel: Kernel, options: { profileId?: string; r
     resources: runtime.resources,
     logger: runtime.logger,
     gateway: kernel.app.ishiki.gateway,
+    profileModel: () => kernel.app.ishiki.gateway.profileModel("mock:m"),
     runtime,
   } as ExtensionHost;
   const instance = (await service[Service.invoke](host))!;

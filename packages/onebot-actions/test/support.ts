@@ -216,7 +216,7 @@ export async function invokeOneBot(kernel: Kernel, config: Partial<OneBotActions
     get: (_target, key) =>
       key === "warn" || key === "info" || key === "debug" ? (message: string) => logs.push({ level: String(key), message }) : Reflect.get(runtime.logger, key),
   });
-  const host = { profileId, runtimeId: runtime.id, root, home: runtime.home, dataPath: kernel.dir, fiber: kernel.app, domain: options.hostDomain ?? domain, resources: runtime.resources, logger, gateway: kernel.app.ishiki.gateway, runtime } as ExtensionHost;
+  const host = { profileId, runtimeId: runtime.id, root, home: runtime.home, dataPath: kernel.dir, fiber: kernel.app, domain: options.hostDomain ?? domain, resources: runtime.resources, logger, gateway: kernel.app.ishiki.gateway, profileModel: () => kernel.app.ishiki.gateway.profileModel("mock:m"), runtime } as ExtensionHost;
   await live.get(runtime.id)?.stop?.();
   live.delete(runtime.id);
   const instance = await service[Service.invoke](host, new OneBotActionsSettings(config as OneBotActionsSettings));

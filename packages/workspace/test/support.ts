@@ -129,6 +129,7 @@ export async function invokeWorkspace(kernel: Kernel, config: Partial<WorkspaceS
     resources: runtime.resources,
     logger,
     gateway: kernel.app.ishiki.gateway,
+    profileModel: () => kernel.app.ishiki.gateway.profileModel("mock:m"),
     runtime,
   } as ExtensionHost;
   await live.get(runtime.id)?.stop?.();

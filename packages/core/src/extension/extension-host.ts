@@ -1,3 +1,4 @@
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { Context, Logger } from "koishi";
 import type { Gateway } from "../gateway/index.js";
 import type { ResourceCenter } from "../resources/index.js";
@@ -26,6 +27,11 @@ export interface ExtensionHost {
   /** Koishi logger whose lines start with `[<runtimeId>]`. */
   readonly logger: Logger;
   readonly gateway: Gateway;
+  /**
+   * The profile's model with its failover settings, not wrapped by the toolcall engine: for side requests such
+   * as summaries or judgements (spec 06 EN-15, EN-35, EN-43). Resolved on each call, so gateway changes apply.
+   */
+  profileModel(): LanguageModelV4;
   /** The runtime handle; reading it before the runtime is constructed throws: use `attach(handle)` instead. */
   readonly runtime: AgentRuntime;
 }

@@ -47,7 +47,19 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   let handle: Runtime | undefined;
   const host = createExtensionHost(
-    { profileId: profile.id, runtimeId: id, root: options.root, home, dataPath: options.dataPath, fiber: options.fiber, domain, resources: resources.center, logger, gateway: options.gateway },
+    {
+      profileId: profile.id,
+      runtimeId: id,
+      root: options.root,
+      home,
+      dataPath: options.dataPath,
+      fiber: options.fiber,
+      domain,
+      resources: resources.center,
+      logger,
+      gateway: options.gateway,
+      profileModel: () => options.gateway.profileModel(profile.model, { failover: profile.failover, logger }),
+    },
     () => handle,
   );
 
