@@ -6,15 +6,27 @@
 //     higherIsBetter?: boolean }
 // `pass: false` (a missed target) fails the run. A numeric row's first recorded value is its baseline
 // (docs/benchmarks.json); a later value more than 25 % worse than the baseline fails the run too.
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const baselinePath = join(root, "docs/benchmarks.json");
 const reportPath = join(root, "docs/benchmarks.md");
 const REGRESSION = 0.25;
+// The child prints its rows after this mark, so a benchmark's own console output cannot be mistaken for them.
+const MARK = "\n@@bench-rows@@";
+// A file, not `node -e`: worker threads inherit the parent's exec arguments, and codemode's worker is CommonJS.
+const RUNNER = `(async () => {
+  const loaded = require(process.argv[2]);
+  const run = loaded.default ?? loaded;
+  const rows = await run();
+  process.stdout.write(${JSON.stringify(MARK)} + JSON.stringify(rows));
+  process.exit(0);
+})();
+`;
 
 function* walk(dir) {
   for (const name of readdirSync(dir)) {
@@ -53,9 +65,18 @@ try {
       conditions: ["ishiki:source"],
       logLevel: "warning",
     });
-    const loaded = (await import(pathToFileURL(outfile).href)).default;
-    const run = loaded.default ?? loaded;
-    for (const row of await run()) rows.push({ file: relative(root, file).split(sep).join("/"), ...row });
+    // Each benchmark runs in a process of its own: a heap left behind by the previous one (50 MB results, worker
+    // pools) would otherwise show up as garbage collection in the next one's figures.
+    const runner = join(out, "run.cjs");
+    writeFileSync(runner, RUNNER);
+    const output = execFileSync(process.execPath, [runner, outfile], {
+      cwd: pkgDir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const result = JSON.parse(output.slice(output.lastIndexOf(MARK) + MARK.length));
+    for (const row of result) rows.push({ file: relative(root, file).split(sep).join("/"), ...row });
   }
 } finally {
   for (const out of outs) rmSync(out, { recursive: true, force: true });
