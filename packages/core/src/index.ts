@@ -102,6 +102,9 @@ export type { AgentRuntime, ChannelDomain, CrossDomain, ExtensionHost, Extension
 export { ContextEngine, ToolcallEngine, ToolcallEngineInstance, WakeupEngine } from "./engines/index.js";
 export type { ContextEngineInstance, ContextEngines, ContextRequest, EngineConfig, ToolcallEngines, WakeupEngineInstance, WakeupEngines } from "./engines/index.js";
 export { StandardContextEngine } from "./engines/context/standard.js";
+export { NarrativeContextEngine } from "./engines/context/narrative.js";
+export { NarrativeToolcallEngine, NarrativeToolcallInstance } from "./engines/toolcall/narrative.js";
+export { NARRATIVE_MARKER } from "./engines/shared/narrative-marker.js";
 export { StandardWakeupEngine } from "./engines/wakeup/standard.js";
 export { NativeToolcallEngine, NativeToolcallInstance } from "./engines/toolcall/native.js";
 export type { ExtendsEntry, ProfileConfig, TypingSettings } from "./profile/index.js";
