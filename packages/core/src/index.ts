@@ -105,7 +105,17 @@ export { StandardContextEngine } from "./engines/context/standard.js";
 export { NarrativeContextEngine } from "./engines/context/narrative.js";
 export { NarrativeToolcallEngine, NarrativeToolcallInstance } from "./engines/toolcall/narrative.js";
 export { NARRATIVE_MARKER } from "./engines/shared/narrative-marker.js";
-export { StandardWakeupEngine } from "./engines/wakeup/standard.js";
+export { V3ContextEngine } from "./engines/context/v3.js";
+export { JudgeWakeupEngine, StandardWakeupEngine, V3WakeupEngine } from "./engines/wakeup/index.js";
+export {
+  HermesToolcallEngine,
+  MorphXmlToolcallEngine,
+  Qwen3CoderToolcallEngine,
+  TextProtocolToolcallEngine,
+  YamlXmlToolcallEngine,
+} from "./engines/toolcall/text-protocol.js";
+export { TextProtocolToolcallInstance, type TextProtocolName } from "./engines/toolcall/text-protocol-instance.js";
+export { V3ToolcallEngine, V3ToolcallInstance } from "./engines/toolcall/v3.js";
 export { NativeToolcallEngine, NativeToolcallInstance } from "./engines/toolcall/native.js";
 export type { ExtendsEntry, ProfileConfig, TypingSettings } from "./profile/index.js";
 export type { Runtime } from "./runtime/index.js";

@@ -9,7 +9,8 @@ afterEach(async () => {
   kernel = undefined;
 });
 
-const profile = (wakeup: Record<string, unknown> = {}) => ({ model: "mock:m", channels: { "mock:bot": ["*"] }, wakeup: { engine: "standard", standard: wakeup } });
+// Debounce off: these tests look at which facts wake, not when (EN-27 has its own tests).
+const profile = (wakeup: Record<string, unknown> = {}) => ({ model: "mock:m", channels: { "mock:bot": ["*"] }, wakeup: { engine: "standard", standard: { debounceMs: 0, ...wakeup } } });
 
 /** Delivers `event` to a fresh runtime and reports whether a turn was opened. */
 async function wakes(event: IshikiEvent, rules: Record<string, unknown> = {}): Promise<boolean> {

@@ -4,6 +4,7 @@ import type { Context, Logger } from "koishi";
 import { ContextEngine, isValidatingEngine, ToolcallEngine, validateBlock as validateBlockKey, WakeupEngine, type EngineFamily } from "../engines/index.js";
 import { Extension, type RuntimeDomain } from "../extension/index.js";
 import { checkQuickJSLoads } from "../codemode/index.js";
+import { requireTextProtocolParser, TEXT_PROTOCOL_NAMES } from "../engines/toolcall/text-protocol-parser.js";
 import type { Gateway } from "../gateway/index.js";
 import type { EngineSection, ResolvedProfile } from "../profile/index.js";
 import { createRuntime, runtimeIdOf, RuntimeRegistry, type ExtensionProvider, type Runtime, type RuntimeProviders } from "../runtime/index.js";
@@ -54,17 +55,18 @@ export class ProfileActivation {
   }
 
   /**
-   * Starts waiting for the services; the returned disposer deactivates the profile. A profile with codemode
-   * first checks that QuickJS loads, and fails activation when it does not (KP-39).
+   * Starts waiting for the services; the returned disposer deactivates the profile. A profile with codemode or a
+   * text tool-call protocol first checks that QuickJS or the protocol parser loads, and fails activation when it
+   * does not (KP-39).
    */
   public async start(): Promise<() => void> {
-    if (this.profile.codemode?.enable === true) {
-      try {
-        await checkQuickJSLoads();
-      } catch (error) {
-        this.fail(error);
-        return () => {};
-      }
+    try {
+      if (this.profile.codemode?.enable === true) await checkQuickJSLoads();
+      const toolcall = this.profile.toolcall.engine;
+      if ((TEXT_PROTOCOL_NAMES as readonly string[]).includes(toolcall)) await requireTextProtocolParser(toolcall);
+    } catch (error) {
+      this.fail(error);
+      return () => {};
     }
     const fork = this.ctx.inject(this.services, (fiber) => this.activate(fiber));
     this.reportMissingSoon();

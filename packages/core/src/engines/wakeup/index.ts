@@ -1,0 +1,3 @@
+export { StandardWakeupEngine } from "./standard.js";
+export { V3WakeupEngine } from "./v3.js";
+export { JudgeWakeupEngine } from "./judge.js";
