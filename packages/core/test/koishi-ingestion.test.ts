@@ -204,6 +204,24 @@ describe("runtime creation (KP-17, KP-22)", () => {
     expect(await activation.evictIdle(Date.now() + 62 * 60_000)).toEqual(["p/mock:bot/c"]);
   });
 
+  it("KP-20 a debounced hit and an active mute keep their runtimes from eviction; a quiet runtime is evicted", async () => {
+    const standard = { debounceMs: 60_000, debounceMaxMs: 0, muteKeywords: ["hush"], muteMinutes: 30 };
+    kernel = await startMockKernel({ profiles: { p: { model: "mock:m", channels: { "mock:bot": ["*"] }, wakeup: { engine: "standard", standard } } } });
+    await until(() => kernel!.app.ishiki.profile("p")?.status === "active");
+    const activation = kernel.app.ishiki.profile("p")!;
+    receive(kernel, { channel: "c", user: "u1", id: "h1", content: '<at id="bot"/> hello' });
+    receive(kernel, { channel: "d", user: "u1", id: "m1", content: '<at id="bot"/> hush now' });
+    receive(kernel, { channel: "e", user: "u1", id: "q1", content: "just chatting" });
+    for (const channel of ["c", "d", "e"]) await until(async () => (await facts(home(kernel!, "p", channel))).length === 1);
+    const domain = (channelId: string) => ({ mode: "channel", platform: "mock", selfId: "bot", channelId, isDirect: false }) as const;
+    expect((await kernel.app.ishiki.runtime("p", domain("c"))).hasScheduledWork()).toBe(true);
+    expect((await kernel.app.ishiki.runtime("p", domain("d"))).hasScheduledWork()).toBe(true);
+    expect((await kernel.app.ishiki.runtime("p", domain("e"))).hasScheduledWork()).toBe(false);
+    expect(await activation.evictIdle(Date.now() + 31 * 60_000)).toEqual(["p/mock:bot/e"]);
+    expect(activation.runtimeIds().sort()).toEqual(["p/mock:bot/c", "p/mock:bot/d"]);
+    expect(kernel.model.prompts).toHaveLength(0);
+  });
+
   it("KP-20 a runtime idle for 30 minutes is stopped and the next event re-creates it from disk", async () => {
     kernel = await startMockKernel({ profiles: { p: { model: "mock:m", channels: { "mock:bot": ["*"] } } } });
     await until(() => kernel!.app.ishiki.profile("p")?.status === "active");

@@ -6,7 +6,7 @@ import { ContextEngine, ToolcallEngine, WakeupEngine, type ContextEngineInstance
 import { Extension, type ExtensionInstance } from "../extension/index.js";
 import { resolveResourceSettings } from "../attachments/index.js";
 import { createResourceCenter } from "../resources/index.js";
-import { createFinishTool, createReadTool, createSendMessageTool, createWaitTool, WaitController } from "../tools/index.js";
+import { createFinishTool, createReadTool, createSendMessageTool, createWaitTool, hasScheduledWork, WaitController } from "../tools/index.js";
 import type { IshikiEvent } from "../types/index.js";
 import { captureMedia } from "./deliver.js";
 import { baseInstructions, joinInstructions, readPersona, resourcesInstructions } from "./instructions.js";
@@ -146,7 +146,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       wake(prompt?: string) {
         return running.continue(prompt === undefined || prompt.trim() === "" ? "Continue." : prompt);
       },
-      hasScheduledWork: () => waits.isArmed(),
+      hasScheduledWork: () => waits.isArmed() || hasScheduledWork(running),
       stop: () => teardown.run(),
     };
     handle = runtime;

@@ -43,7 +43,10 @@ export interface RuntimeOptions {
 /** A running runtime: the handle extensions see, plus what its owner needs. */
 export interface Runtime extends AgentRuntime {
   readonly logger: ExtensionHost["logger"];
-  /** Whether work is scheduled that idle eviction would lose (spec 08 KP-20): an armed `wait`. */
+  /**
+   * Whether work is scheduled that idle eviction would lose (spec 08 KP-20): an armed `wait`, or what an engine
+   * registered with `registerScheduledWork` (a debounced hit, a postponed wake, a mute).
+   */
   hasScheduledWork(): boolean;
   /** Stops everything in the order of spec 08 KP-19; safe to call twice. */
   stop(): Promise<void>;

@@ -49,6 +49,11 @@ export class TurnBudget {
     if (this.agent.continue() !== undefined) this.opened.push(at);
   }
 
+  /** Whether a wake waits for the cooldown to end. */
+  public get postponing(): boolean {
+    return this.postponed !== undefined;
+  }
+
   public dispose(): void {
     clearTimeout(this.postponed);
     this.postponed = undefined;

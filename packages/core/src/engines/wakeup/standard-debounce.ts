@@ -42,6 +42,11 @@ export class WakeDebounce {
     this.restartQuiet(key, channel);
   }
 
+  /** Whether a hit waits for its channel to go quiet. */
+  public get waiting(): boolean {
+    return this.pending.size > 0;
+  }
+
   public dispose(): void {
     for (const channel of this.pending.values()) {
       clearTimeout(channel.quiet);

@@ -42,6 +42,12 @@ export class StandardMutes {
     return rule === undefined ? { kind: "none" } : { kind: "hit", rule };
   }
 
+  /** Whether any channel is muted at `now`. */
+  public active(now: number): boolean {
+    for (const until of this.mutedUntil.values()) if (until > now) return true;
+    return false;
+  }
+
   public clear(): void {
     this.mutedUntil.clear();
   }

@@ -1,6 +1,6 @@
 import type { Logger } from "koishi";
 import type { Agent } from "../../agent/index.js";
-import { PendingWake } from "../../tools/index.js";
+import { PendingWake, registerScheduledWork } from "../../tools/index.js";
 import type { StandardWakeupOptions } from "./standard-block.js";
 import { TurnBudget } from "./standard-budget.js";
 import { WakeDebounce } from "./standard-debounce.js";
@@ -40,7 +40,10 @@ export function attachStandard(agent: Agent, options: StandardWakeupOptions, log
     logger.debug("wake hit %s on message %s", verdict.rule, fact.messageId);
     debounce.hit(key, seq);
   });
+  // Idle eviction would lose a debounced hit, a postponed wake or a mute (spec 08 KP-20).
+  const unregister = registerScheduledWork(agent, () => debounce.waiting || budget.postponing || mutes.active(Date.now()));
   return () => {
+    unregister();
     unsubscribe();
     debounce.dispose();
     budget.dispose();
