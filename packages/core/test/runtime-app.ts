@@ -99,7 +99,12 @@ export function fact(content: string, overrides: Partial<IshikiMessageCreated> =
 /** The entries of a runtime's events.jsonl. */
 export async function readEvents(home: string): Promise<AgentEntry[]> {
   const text = await readFile(join(home, "events.jsonl"), "utf8").catch(() => "");
-  return text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as AgentEntry);
+  // Tests poll while the runtime appends: a line is complete only once its newline is written.
+  return text
+    .slice(0, text.lastIndexOf("\n") + 1)
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as AgentEntry);
 }
 
 /** Each stored tool result as the model saw it: JSON values parsed, error texts as `{ error }`. */
