@@ -29,6 +29,8 @@ const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0
 function instantModel(stepsPerTurn: number): MockLanguageModelV4 {
   let call = 0;
   return new MockLanguageModelV4({
+    // The standard context engine summarises a history over its budget once, with a generated (not streamed) call.
+    doGenerate: async () => ({ content: [{ type: "text", text: "Summary of the earlier chat." }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] }),
     doStream: async () => {
       call += 1;
       const name = call % stepsPerTurn === 0 ? "finish" : "read";
