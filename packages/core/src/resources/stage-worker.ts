@@ -74,8 +74,6 @@ class StageWorker {
 
   public constructor() {
     this.thread = new Worker(`(${stageWorkerMain.toString()})(require);`, { eval: true });
-    // Idle staging never keeps the process alive.
-    this.thread.unref();
     this.thread.on("message", (message: FromWorker) => {
       const queue = this.waiting.get(message.job);
       const waiter = queue?.shift();
@@ -84,18 +82,25 @@ class StageWorker {
     });
     this.thread.on("error", (error) => this.fail(error));
     this.thread.on("exit", (code) => this.fail(new Error(`artifact staging: worker exited with code ${code}`)));
+    // Idle, the worker never keeps the process alive; while a job waits on it, it must (see `open`). Unref'd after
+    // the listeners: adding a "message" listener refs the port again.
+    this.thread.unref();
   }
 
   public async open(path: string): Promise<StageJob> {
     const job = this.next++;
     this.waiting.set(job, []);
+    if (this.waiting.size === 1) this.thread.ref();
     const request = (message: ToWorker): Promise<FromWorker> =>
       new Promise((resolve, reject) => {
         if (this.failed) return reject(new Error("artifact staging: the worker is gone"));
         this.waiting.get(job)!.push({ resolve, reject });
         this.thread.postMessage(message);
       });
-    const done = () => void this.waiting.delete(job);
+    const done = () => {
+      this.waiting.delete(job);
+      if (this.waiting.size === 0) this.thread.unref();
+    };
     await request({ job, kind: "open", path }).catch((error: unknown) => {
       done();
       throw error;

@@ -1,10 +1,15 @@
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { build } from "esbuild";
 import { afterEach, describe, expect, it } from "vitest";
 import { stageFile } from "./staged-file.js";
 
+const run = promisify(execFile);
 let dir: string | undefined;
 afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -48,5 +53,24 @@ describe("staged artifact files (RS-26, RS-30)", () => {
     expect((await readdir(dir)).length).toBe(1);
     await staged.discard();
     expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe("the staging worker and the process (RS-26)", () => {
+  it("RS-26 a process that stages text waits for the worker while it works and exits on its own once it is done", async () => {
+    dir = await mkdtemp(join(tmpdir(), "ishiki-stage-"));
+    // The staging code bundled as a plain script: nothing else keeps that process alive, so an unref'd worker would
+    // let it exit mid-job (code 13), and a ref'd idle worker would keep it running (the timeout).
+    const entry = join(dir, "entry.ts");
+    await writeFile(
+      entry,
+      `import { stageFile } from ${JSON.stringify(fileURLToPath(new URL("./staged-file.ts", import.meta.url)))};\n` +
+        `const staged = await stageFile(process.argv[2], ["x".repeat(5 << 20), "tail"]);\n` +
+        `process.stdout.write(staged.hash);\n`,
+    );
+    const script = join(dir, "entry.mjs");
+    await build({ entryPoints: [entry], outfile: script, bundle: true, platform: "node", format: "esm", logLevel: "silent" });
+    const { stdout } = await run(process.execPath, [script, dir], { timeout: 20_000 });
+    expect(stdout).toBe(createHash("sha256").update(`${"x".repeat(5 << 20)}tail`).digest("hex"));
   });
 });
