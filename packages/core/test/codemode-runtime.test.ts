@@ -54,7 +54,7 @@ const program = (id: string, js: string): ScriptedReply => ({ calls: [{ id, name
 const finish: ScriptedReply = { calls: [{ id: "f", name: "finish" }] };
 
 describe("the codemode tool in a runtime", () => {
-  it("CT-1 CT-2 CT-3 CT-4 routing: sandbox-only tools are absent from requests; direct and directOnly; the description declares program-callable tools", async () => {
+  it("CT-1 CT-2 CT-3 CT-4 EX-16 routing: sandbox-only tools are absent from requests; direct and directOnly; the description declares program-callable tools and the base64 rule", async () => {
     const { runtime } = await start(() => ({ note: record("note"), pin: record("pin"), shout: record("shout") }), [finish], { direct: ["pin"], directOnly: ["shout", "ghost"] });
     runtime.wake();
     await runtime.agent.wait();
@@ -68,6 +68,7 @@ describe("the codemode tool in a runtime", () => {
     expect(description).toContain("top-level `attachments`");
     expect(description).toContain("30 s per program");
     expect(description).toContain("Returns the complete selected text");
+    expect(description).toContain("A tool that wants base64 gets `data` from a prior `tools.read` result; a tool that accepts resource URLs takes the URL itself.");
     const declared = [...description.matchAll(/declare function (\w+)/g)].map((match) => match[1]);
     expect(declared).toEqual(["read", "send_message", "note", "pin"]);
     expect(description).toContain("/** The note tool. */\ndeclare function note(input?: {\n  text?: string;\n  n?: number;\n}): Promise<{");

@@ -10,7 +10,7 @@ afterEach(async () => {
 });
 
 describe("cross mode (EN-11, KP-13)", () => {
-  it("EN-11 facts of several channels share one stream with channel heads; send_message needs a claimed target", async () => {
+  it("EN-11 KP-37 facts of several channels share one stream with channel heads; send_message needs a claimed target", async () => {
     const accounts = { "mock:bot": ["g*"] };
     kernel = await startActive("x", {
       profiles: { x: { model: "mock:m", mode: "cross", channels: accounts } },
@@ -28,6 +28,8 @@ describe("cross mode (EN-11, KP-13)", () => {
     await runtime.agent.wait();
     const rendered = promptTexts(kernel.model.prompts[0]).find((line) => line.includes("from one")) ?? "";
     expect(rendered.replace(/^user:/, "").split("\n").filter((line) => line.startsWith("[#"))).toEqual(["[#mock:bot/g1]", "[#mock:bot/g2]"]);
+    // KP-37: in cross mode the base text explains the channel heads and `target`.
+    expect(String(kernel.model.prompts[0].prompt[0].content)).toContain("each run of lines starts with its channel head [#<platform>:<selfId>/<channelId>]; send_message needs a target.");
     const [refused, sent] = toolOutputs(await readEvents(runtime.home));
     expect(JSON.stringify(refused)).toContain("target mock:bot/other is outside this profile's channels");
     expect(sent).toEqual({ ok: true, ids: ["sent-1"] });

@@ -17,7 +17,8 @@ export function baseInstructions(cross: boolean): string {
 export function resourcesInstructions(imageInput: boolean): string {
   return [
     "Resources: read({ url }) opens asset:// (media from messages), artifact:// (stored tool output), local:// (your home) and extension schemes.",
-    "Long text comes in pages; a cut page ends with a Continue: line to call as written. Select lines with <url>:A-B; ?view=meta shows metadata.",
+    "Long text comes in pages of at most 2000 lines and 30,000 characters; a cut page ends with a Continue: line to call as written. Select lines with <url>:A-B; ?view=meta shows metadata; an artifact's ?view=original is its stored raw text.",
+    "A tool that wants base64 takes the data field of a read result; a tool that accepts resource URLs takes the URL itself.",
     attachmentInstructions(imageInput),
   ].join("\n");
 }
