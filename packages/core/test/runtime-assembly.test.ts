@@ -207,3 +207,62 @@ describe("failure locations (XA-26)", () => {
     expect(kernel.app.ishiki.profile("p")?.status).toBe("waiting");
   });
 });
+
+describe("creation and stop order (KP-18, KP-19)", () => {
+  it("KP-18 KP-19 creation attaches the context engine, the wakeup engine, then extensions in extends order; stop undoes it in reverse after the agent", async () => {
+    const log: string[] = [];
+    const recorder = (name: string) => () => {
+      log.push(`${name} attach`);
+      return () => void log.push(`${name} dispose`);
+    };
+    class RecordingContext extends ContextEngine<"standard"> {
+      constructor(ctx: Context) {
+        super(ctx, "recording" as "standard");
+      }
+      [ContextEngine.invoke](): ContextEngineInstance {
+        return { attach: recorder("context") };
+      }
+    }
+    class RecordingWakeup extends WakeupEngine<"standard"> {
+      constructor(ctx: Context) {
+        super(ctx, "recording" as "standard");
+      }
+      [WakeupEngine.invoke](): WakeupEngineInstance {
+        return { attach: recorder("wakeup") };
+      }
+    }
+    const recordingExtension = (name: string) =>
+      extension(name, () => ({
+        attach: (handle) => {
+          handle.agent.channel.subscribe("agent", (event) => {
+            if (event.type === "agent.stop") log.push(`agent.stop seen by ${name}`);
+          });
+          return recorder(name)();
+        },
+        stop: () => void log.push(`${name} stop`),
+      }));
+    kernel = await startActive("p", {
+      profiles: { p: profile({ context: { engine: "recording" }, wakeup: { engine: "recording" }, extends: { zeta: {}, alpha: {} } }) },
+      setup: (app) => {
+        app.plugin(RecordingContext);
+        app.plugin(RecordingWakeup);
+        app.plugin(recordingExtension("alpha"));
+        app.plugin(recordingExtension("zeta"));
+      },
+    });
+    const runtime = await kernel.app.ishiki.runtime("p", channel);
+    expect(log).toEqual(["context attach", "wakeup attach", "zeta attach", "alpha attach"]);
+    log.length = 0;
+    await runtime.stop();
+    expect(log).toEqual([
+      "agent.stop seen by zeta",
+      "agent.stop seen by alpha",
+      "alpha stop",
+      "alpha dispose",
+      "zeta stop",
+      "zeta dispose",
+      "wakeup dispose",
+      "context dispose",
+    ]);
+  });
+});
