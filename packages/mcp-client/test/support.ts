@@ -5,9 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Context, Logger, Service } from "koishi";
-import IshikiService, { MockLanguageModelV4, simulateReadableStream } from "koishi-plugin-ishiki";
-import type { ChannelDomain, ExtensionHost, ExtensionInstance, LanguageModelV4CallOptions, LanguageModelV4StreamPart, ToolSet } from "koishi-plugin-ishiki";
+import IshikiService from "koishi-plugin-ishiki";
+import type { ChannelDomain, ExtensionHost, ExtensionInstance, LanguageModelV4CallOptions, ToolSet } from "koishi-plugin-ishiki";
 import { McpClientExtension } from "../src/index.js";
+import { scriptedModel, type ScriptedReply } from "../../core/test/agent-support.js";
 
 export const SERVER = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
 
@@ -20,19 +21,6 @@ export function stdio(extra: Record<string, unknown> = {}): Record<string, unkno
   return { command: process.execPath, args: [SERVER], ...extra };
 }
 
-export type ScriptedCall = { id: string; name: string; input?: unknown };
-export type ScriptedReply = { text?: string; calls?: ScriptedCall[] };
-
-const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } };
-
-function parts(reply: ScriptedReply): LanguageModelV4StreamPart[] {
-  const chunks: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
-  if (reply.text !== undefined) chunks.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: reply.text }, { type: "text-end", id: "t" });
-  for (const call of reply.calls ?? []) chunks.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input ?? {}) });
-  const calls = (reply.calls ?? []).length > 0;
-  chunks.push({ type: "finish", finishReason: { unified: calls ? "tool-calls" : "stop", raw: calls ? "tool_calls" : "stop" }, usage });
-  return chunks;
-}
 
 export interface Kernel {
   app: Context;
@@ -59,14 +47,8 @@ export async function startKernel(profiles: Record<string, unknown>, options: Ke
   const target: Logger.Target = { colors: 0, levels: { base: 3 }, record: (record) => void logs.push(`${record.name} ${record.type}: ${record.content}`) };
   Logger.targets.push(target);
   const replies = options.replies ?? [{ calls: [{ id: "f", name: "finish" }] }];
-  const prompts: LanguageModelV4CallOptions[] = [];
-  const model = new MockLanguageModelV4({
-    doStream: async (call) => {
-      prompts.push(call);
-      const reply = replies[Math.min(prompts.length - 1, replies.length - 1)];
-      return { stream: simulateReadableStream({ chunks: parts(reply), initialDelayInMs: null, chunkDelayInMs: null }) };
-    },
-  });
+  const model = scriptedModel(replies);
+  const prompts = model.prompts;
   const app = new Context();
   app.plugin(IshikiService, { dataPath: dir, profiles, models: { providers: {}, groups: {} } });
   app.plugin(McpClientExtension, { logLevel: 3, idleCloseMs: options.idleCloseMs ?? 60_000 });

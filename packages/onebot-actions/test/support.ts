@@ -9,43 +9,18 @@ import { HTTP } from "@koishijs/plugin-http";
 import Server from "@koishijs/plugin-server";
 import { Context, Service } from "koishi";
 import { OneBotBot } from "koishi-plugin-adapter-onebot";
-import IshikiService, { MockLanguageModelV4, simulateReadableStream } from "koishi-plugin-ishiki";
-import type { ChannelDomain, ExtensionHost, Runtime, ExtensionInstance, LanguageModelV4CallOptions, LanguageModelV4StreamPart, RuntimeDomain, ToolSet } from "koishi-plugin-ishiki";
+import IshikiService from "koishi-plugin-ishiki";
+import type { ChannelDomain, ExtensionHost, Runtime, ExtensionInstance, RuntimeDomain, ToolSet } from "koishi-plugin-ishiki";
 import WebSocket from "ws";
 import { OneBotActionsExtension, OneBotActionsSettings } from "../src/index.js";
+import { scriptedModel, type ScriptedReply } from "../../core/test/agent-support.js";
 
 export const SELF = "123";
 export const GROUP = "456";
 export const groupChannel: ChannelDomain = { mode: "channel", platform: "onebot", selfId: SELF, channelId: GROUP, guildId: GROUP, isDirect: false };
 
-export type ScriptedCall = { id: string; name: string; input?: unknown };
-export type ScriptedReply = { text?: string; calls?: ScriptedCall[] };
-
-const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } };
-
-function parts(reply: ScriptedReply): LanguageModelV4StreamPart[] {
-  const chunks: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
-  if (reply.text !== undefined) chunks.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: reply.text }, { type: "text-end", id: "t" });
-  for (const call of reply.calls ?? []) chunks.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input ?? {}) });
-  const calls = (reply.calls ?? []).length > 0;
-  chunks.push({ type: "finish", finishReason: { unified: calls ? "tool-calls" : "stop", raw: calls ? "tool_calls" : "stop" }, usage });
-  return chunks;
-}
-
-/** A model answering each call with the next reply (the last repeats), recording every prompt. */
-export function scriptedModel(replies: ScriptedReply[]) {
-  const prompts: LanguageModelV4CallOptions[] = [];
-  let index = 0;
-  const model = new MockLanguageModelV4({
-    doStream: async (options) => {
-      prompts.push(options);
-      const reply = replies[Math.min(index, replies.length - 1)];
-      index += 1;
-      return { stream: simulateReadableStream({ chunks: parts(reply), initialDelayInMs: null, chunkDelayInMs: null }) };
-    },
-  });
-  return Object.assign(model, { prompts });
-}
+// The scripted model is the core tests' one: answers each call with the next reply, the last repeating.
+export { scriptedModel, type ScriptedReply };
 
 /** What the peer answers: `data`, or a failed response. */
 export type PeerAnswer = unknown | { failed: { retcode: number; message: string } };
