@@ -1,16 +1,23 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { LanguageModelV4CallOptions, ProviderV4 } from "@ai-sdk/provider";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AgentAssistantMessage } from "../src/agent/index.js";
 import { NARRATIVE_MARKER } from "../src/engines/shared/narrative-marker.js";
 import { scriptedModel, type ScriptedReply } from "./agent-support.js";
 import { channel, fact, labels, logged, readEvents, startActive, startKernel, toolOutputs, until, type KernelApp } from "./runtime-app.js";
 
 let kernel: KernelApp | undefined;
+// The render inserts a `-- <date> --` line when the local day changes: "now" sits three minutes after the fixture
+// facts (runtime-app's `fact()`), which is the same local day in every time zone, and Date still advances.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+  vi.setSystemTime(Date.UTC(2026, 10, 30, 1, 5));
+});
 afterEach(async () => {
   await kernel?.dispose();
   kernel = undefined;
+  vi.useRealTimers();
 });
 
 type Role = "narrator" | "replyer" | "decoder" | "plain";
