@@ -1,5 +1,7 @@
-// The import order of packages/core/src (spec 00 OV-7, OV-8): a folder imports only folders earlier in the list,
-// and only the Koishi-facing layers import `koishi`.
+// The import rules of spec 00 OV-6 .. OV-8. Between packages: a package's sources import only what its package.json
+// declares, and the core and the gateway declare nothing of Koishi or Ishiki. Inside the plugin
+// (packages/koishi-plugin-ishiki/src): a folder imports only folders earlier in the list, where `agent` is
+// @yesimagent/core and `gateway` is @yesimagent/gateway, and only the Koishi-facing layers import `koishi`.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
@@ -25,6 +27,11 @@ export const FOLDER_ORDER = [
 const ENGINE_ORDER = ["", "shared", "context", "wakeup", "toolcall"];
 
 const KOISHI_MODULE = /^(koishi|@koishijs\/.+)$/;
+
+/** The packages that stand for the first folders of the order. */
+const PACKAGE_FOLDERS = { "@yesimagent/core": "agent", "@yesimagent/gateway": "gateway" };
+/** What the agent core and the gateway must not depend on: they run without Koishi and without Ishiki. */
+const HOST_MODULE = /^(koishi|@koishijs\/.+|@satorijs\/.+|koishi-plugin-.+|schemastery)$/;
 
 function* walk(dir) {
   for (const name of readdirSync(dir)) {
@@ -59,12 +66,16 @@ function specifiers(file, text) {
 /** Where a file sits: its top folder and, under engines/, its sub-folder ("" for the base classes). */
 function place(srcDir, file) {
   const parts = relative(srcDir, file).split(sep);
-  if (parts.length === 1) return { folder: null, sub: null };
+  if (parts.length === 1) {
+    // A root file named after a folder is part of it (seed 001 puts the ExtensionInstance contract in src/extension.ts).
+    const stem = parts[0].replace(/\.(m|c)?tsx?$/, "").replace(/\.js$/, "");
+    return { folder: FOLDER_ORDER.includes(stem) ? stem : null, sub: null };
+  }
   return { folder: parts[0], sub: parts[0] === "engines" ? (parts.length > 2 ? parts[1] : "") : null };
 }
 
 /**
- * Checks every source file under `srcDir` and returns one line per violation, `path:line: reason`.
+ * Checks every source file of the plugin under `srcDir` and returns one line per violation, `path:line: reason`.
  * `index.ts` at the root holds public exports and may import any folder.
  */
 export function checkImportOrder(srcDir) {
@@ -78,6 +89,11 @@ export function checkImportOrder(srcDir) {
       violations.push(`${where(1)}: folder "${from.folder}" is not in the folder order; add it to scripts/import-order.mjs`);
       continue;
     }
+    if (Object.values(PACKAGE_FOLDERS).includes(from.folder)) {
+      const name = Object.keys(PACKAGE_FOLDERS).find((key) => PACKAGE_FOLDERS[key] === from.folder);
+      violations.push(`${where(1)}: ${from.folder}/ is the package ${name}; put this file there, not in the plugin`);
+      continue;
+    }
     for (const { spec, typeOnly, line } of specifiers(file, readFileSync(file, "utf8"))) {
       if (KOISHI_MODULE.test(spec)) {
         const allowed =
@@ -87,8 +103,11 @@ export function checkImportOrder(srcDir) {
         if (!allowed) violations.push(`${where(line)}: "${spec}" may be imported only from koishi/, extension/ and the engine base classes (engine variants: import type)`);
         continue;
       }
-      if (from.folder === "agent" && spec === "@satorijs/element") {
-        violations.push(`${where(line)}: agent/ must not import "${spec}"; element parsing starts at types/`);
+      const packageFolder = PACKAGE_FOLDERS[spec];
+      if (packageFolder !== undefined) {
+        if (FOLDER_ORDER.indexOf(packageFolder) > rank) {
+          violations.push(`${where(line)}: ${from.folder}/ imports ${spec} (${packageFolder}/), which comes later in ${FOLDER_ORDER.join(" < ")}`);
+        }
         continue;
       }
       if (!spec.startsWith(".")) continue;
@@ -108,12 +127,52 @@ export function checkImportOrder(srcDir) {
         }
         continue;
       }
-      if (from.folder === "agent") {
-        violations.push(`${where(line)}: agent/ imports no other Ishiki folder, but "${spec}" reaches ${to.folder}/`);
-        continue;
-      }
       if (FOLDER_ORDER.indexOf(to.folder) > rank) {
         violations.push(`${where(line)}: ${from.folder}/ imports ${to.folder}/, which comes later in ${FOLDER_ORDER.join(" < ")}`);
+      }
+    }
+  }
+  return violations;
+}
+
+/** The package a bare specifier names: `@scope/name` or `name`, without a subpath. */
+function packageOf(spec) {
+  const parts = spec.split("/");
+  return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/**
+ * Checks the sources of one package (the folder holding its package.json) against its declared dependencies
+ * and returns one line per violation, `<package>/src/path:line: reason`. Relative imports stay inside src/;
+ * bare ones name the package itself, a Node built-in, or a dependency or peer dependency. The core and the
+ * gateway may not declare Koishi or Ishiki packages at all (OV-6, OV-8).
+ */
+export function checkPackageBoundaries(packageDir) {
+  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+  const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+  const hostFree = manifest.name === "@yesimagent/core" || manifest.name === "@yesimagent/gateway";
+  const srcDir = join(packageDir, "src");
+  const violations = [];
+  const label = (file, line) => `${manifest.name}: src/${relative(srcDir, file).split(sep).join("/")}:${line}`;
+  if (hostFree) {
+    for (const name of declared) {
+      if (HOST_MODULE.test(name) || name.startsWith("@yesimagent/")) violations.push(`${manifest.name}: package.json depends on "${name}"; this package runs without Koishi and Ishiki`);
+    }
+  }
+  for (const file of walk(srcDir)) {
+    if (/\.test(-d)?\.ts$/.test(file)) continue;
+    for (const { spec, line } of specifiers(file, readFileSync(file, "utf8"))) {
+      if (spec.startsWith(".")) {
+        if (relative(srcDir, resolve(dirname(file), spec)).startsWith("..")) violations.push(`${label(file, line)}: "${spec}" leaves src/`);
+        continue;
+      }
+      if (spec.startsWith("node:") || spec.includes("${")) continue;
+      const name = packageOf(spec);
+      if (name === manifest.name) continue;
+      if (hostFree && (HOST_MODULE.test(name) || name.startsWith("@yesimagent/"))) {
+        violations.push(`${label(file, line)}: "${spec}": ${manifest.name} imports nothing of Koishi or Ishiki`);
+      } else if (!declared.has(name)) {
+        violations.push(`${label(file, line)}: "${spec}" is not a dependency of ${manifest.name}; add it to its package.json`);
       }
     }
   }

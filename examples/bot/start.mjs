@@ -18,7 +18,8 @@ function newest(dir) {
   return latest;
 }
 
-for (const name of ["core", "workspace"]) {
+// In dependency order: the plugin's declarations are built against the core's and the gateway's.
+for (const name of ["core", "gateway", "koishi-plugin-ishiki", "workspace"]) {
   const pkg = join(repo, "packages", name);
   const lib = join(pkg, "lib/index.cjs");
   if (existsSync(lib) && statSync(lib).mtimeMs >= newest(join(pkg, "src"))) continue;

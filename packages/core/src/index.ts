@@ -1,7 +1,6 @@
-import { IshikiService } from "./koishi/service.js";
-
-// One AI SDK for every extension (spec 00 OV-14). Ishiki's own exports below win over same-named star exports;
-// names exported by more than one SDK package are taken from `ai` explicitly so nothing is ambiguous.
+// One AI SDK for everything built on the core (spec 00 OV-14): the core's own exports below win over same-named
+// star exports (`Agent` is the core's handle, not the SDK's interface); names exported by more than one SDK
+// package are taken from `ai` explicitly so nothing is ambiguous.
 export * from "ai";
 export * from "@ai-sdk/provider";
 export * from "@ai-sdk/provider-utils";
@@ -13,116 +12,65 @@ export {
 } from "ai";
 export { MockLanguageModelV4 } from "ai/test";
 
-export {
-  AgentBusyError,
-  AgentRuntimeError,
-  createAgent,
-  createAssistantMessage,
-  createCustomMessage,
-  createEntry,
-  createJsonlStorage,
-  createMemoryStorage,
-  createSystemMessage,
-  createToolMessage,
-  createUserMessage,
-  ToolConflictError,
-  ToolError,
-} from "./agent/index.js";
+export { createAgent } from "./agent.js";
+export type { AgentConfig } from "./agent-config.js";
+export type { Agent } from "./agent-contract.js";
+export { AgentChannel, SLOW_LISTENER_MS } from "./channel.js";
+export type { AgentChannelListener, AgentChannelName } from "./channel.js";
+export { createEntry, serializeEntry } from "./entry.js";
+export type { AgentCustomEntry, AgentEntry, AgentEntryDataMap, AgentEntryType, CreateEntryOptions } from "./entry.js";
+export { AgentBusyError, AgentRuntimeError, ToolConflictError, ToolError } from "./errors.js";
 export type {
-  Agent,
-  AgentConfig,
-  AgentCustomEntry,
   AgentCustomEvent,
-  AgentCustomMessage,
-  AgentCustomState,
-  AgentEntry,
+  AgentErrorEvent,
+  AgentErrorInfo,
   AgentEvent,
-  AgentLogger,
+  AgentInitEvent,
+  AgentLifecycleEvent,
+  AgentStopEvent,
+  AgentStreamEvent,
+  AgentTerminalEvent,
+  MessageAppendedEvent,
+  ToolBlockedEvent,
+  ToolDoneEvent,
+  ToolFailedEvent,
+  ToolResultRepairedEvent,
+  ToolStartEvent,
+  TurnAbortedEvent,
+  TurnDoneEvent,
+  TurnFailedEvent,
+  TurnQueuedEvent,
+  TurnStartEvent,
+  TurnStepEvent,
+} from "./event.js";
+export { createJsonlStorage } from "./jsonl-storage.js";
+export type { JsonlStorageOptions } from "./jsonl-storage.js";
+export type { AgentLogger } from "./logger.js";
+export { createMemoryStorage } from "./memory-storage.js";
+export { createAssistantMessage, createCustomMessage, createSystemMessage, createToolMessage, createUserMessage } from "./message.js";
+export type {
+  AgentAssistantMessage,
+  AgentCustomMessage,
+  AgentCustomMessageOf,
+  AgentCustomMessageType,
   AgentMessage,
-  AgentPlugin,
+  AgentMessageBase,
+  AgentSystemMessage,
+  AgentToolMessage,
+  AgentUserMessage,
+  CreateMessageOptions,
+} from "./message.js";
+export type { AgentPlugin, Awaitable, StepOptions, ToolCallers, ToolCallInfo, ToolDecision, ToolResultInfo, TurnOptions } from "./plugin.js";
+export { MISSING_TOOL_RESULT } from "./projection.js";
+export type { AgentCustomState, AgentState, AgentStateStore } from "./state.js";
+export type { AgentStorage } from "./storage.js";
+export type {
   AgentSendOptions,
-  AgentState,
-  AgentStepResult,
-  AgentStorage,
+  AgentWaitOptions,
   BusyBehavior,
-  ToolCallers,
+  StepFinishDecision,
+  StepFinishInfo,
+  AgentStepResult,
   TurnResult,
   TurnStatus,
-} from "./agent/index.js";
-export type {
-  IshikiAttachment,
-  IshikiAttachmentItem,
-  IshikiAttachmentLifetime,
-  IshikiCompact,
-  IshikiDelivery,
-  IshikiEvent,
-  IshikiEventType,
-  IshikiMessageCreated,
-  IshikiMessageDeleted,
-  IshikiToolsCatalog,
-  IshikiUser,
-} from "./types/index.js";
-
-export { createGateway, GatewayError } from "./gateway/index.js";
-export type {
-  CircuitBreakerConfig,
-  CreateGatewayOptions,
-  FailoverConfig,
-  Gateway,
-  GatewayConfig,
-  GatewayLogger,
-  GroupConfig,
-  GroupStrategy,
-  ModelConfig,
-  ModelModality,
-  ModelType,
-  ProviderConfig,
-  ReasoningLevel,
-} from "./gateway/index.js";
-
-export { containPath, FileScheme, ResourceError } from "./resources/index.js";
-export type {
-  ArtifactContent,
-  FileEntry,
-  FilePayload,
-  FileSource,
-  FileUrl,
-  ResourceCenter,
-  ResourceErrorCode,
-  ResourceFileSystem,
-  ResourcePayload,
-  ResourceStore,
-  SchemeHandler,
-  TextPayload,
-} from "./resources/index.js";
-
-// The extension API (spec 07), the engine families (06) and the kernel's runtime vocabulary.
-export { Extension } from "./extension/index.js";
-export type { AgentRuntime, ChannelDomain, CrossDomain, ExtensionHost, ExtensionInstance, RuntimeDomain } from "./extension/index.js";
-export { ContextEngine, ToolcallEngine, ToolcallEngineInstance, WakeupEngine } from "./engines/index.js";
-export type { ContextEngineInstance, ContextEngines, ContextRequest, EngineConfig, ToolcallEngines, WakeupEngineInstance, WakeupEngines } from "./engines/index.js";
-export { StandardContextEngine } from "./engines/context/standard.js";
-export { NarrativeContextEngine } from "./engines/context/narrative.js";
-export { NarrativeToolcallEngine, NarrativeToolcallInstance } from "./engines/toolcall/narrative.js";
-export { NARRATIVE_MARKER } from "./engines/shared/narrative-marker.js";
-export { V3ContextEngine } from "./engines/context/v3.js";
-export { JudgeWakeupEngine, StandardWakeupEngine, V3WakeupEngine } from "./engines/wakeup/index.js";
-export {
-  HermesToolcallEngine,
-  MorphXmlToolcallEngine,
-  Qwen3CoderToolcallEngine,
-  TextProtocolToolcallEngine,
-  YamlXmlToolcallEngine,
-} from "./engines/toolcall/text-protocol.js";
-export { TextProtocolToolcallInstance, type TextProtocolName } from "./engines/toolcall/text-protocol-instance.js";
-export { V3ToolcallEngine, V3ToolcallInstance } from "./engines/toolcall/v3.js";
-export { NativeToolcallEngine, NativeToolcallInstance } from "./engines/toolcall/native.js";
-export type { ExtendsEntry, ProfileConfig, TypingSettings } from "./profile/index.js";
-export type { Runtime } from "./runtime/index.js";
-export { createMemoryOutboundPort } from "./tools/index.js";
-export type { MemoryOutboundPort, OutboundAddress, OutboundPort } from "./tools/index.js";
-export { ProfileActivation, ProfileSchema, type ActivationStatus } from "./koishi/index.js";
-
-export { IshikiService };
-export type { IshikiConfig } from "./koishi/config.js";
-export default IshikiService;
+} from "./turn.js";

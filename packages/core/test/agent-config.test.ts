@@ -15,7 +15,7 @@ import {
   type AgentEntry,
   type AgentMessage,
   type AgentStorage,
-} from "../src/agent/index.js";
+} from "../src/index.js";
 import { deferred, promptTexts, recordEvents, retraction, scriptedModel, tempDir } from "./agent-support.js";
 
 describe("messages and config", () => {
@@ -26,8 +26,8 @@ describe("messages and config", () => {
     const assistant = createAssistantMessage("a", { finishReason: "stop", providerOptions: { p: { x: 1 } } });
     expect(assistant).toMatchObject({ role: "assistant", content: "a", finishReason: "stop", providerOptions: { p: { x: 1 } } });
     expect(Object.keys(createToolMessage([]))).toEqual(["id", "timestamp", "role", "content"]);
-    const note = createCustomMessage("ishiki.message.deleted", retraction("m1"));
-    expect(note).toMatchObject({ role: "custom", type: "ishiki.message.deleted", data: { messageId: "m1" } });
+    const note = createCustomMessage("test.retraction", retraction("m1"));
+    expect(note).toMatchObject({ role: "custom", type: "test.retraction", data: { messageId: "m1" } });
     expect(createUserMessage("a").id).not.toBe(createUserMessage("a").id);
   });
 
@@ -36,7 +36,7 @@ describe("messages and config", () => {
     expectTypeOf(entry.type).toEqualTypeOf<"state">();
     expectTypeOf<AgentEntry["type"]>().toMatchTypeOf<string>();
     expectTypeOf<"message" | "event" | "state">().toMatchTypeOf<AgentEntry["type"]>();
-    expectTypeOf(createCustomMessage("ishiki.message.deleted", retraction("m1"))).toMatchTypeOf<AgentMessage>();
+    expectTypeOf(createCustomMessage("test.retraction", retraction("m1"))).toMatchTypeOf<AgentMessage>();
     expect(entry.type).toBe("state");
   });
 

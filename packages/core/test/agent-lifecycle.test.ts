@@ -7,11 +7,11 @@ import {
   type AgentEvent,
   type AgentPlugin,
   type AgentStorage,
-} from "../src/agent/index.js";
-import { inspectAgent } from "../src/agent/diagnostics.js";
+} from "../src/index.js";
+import { inspectAgent } from "../src/diagnostics.js";
 import { deferred, heldReply, promptTexts, recordEvents, scriptedModel } from "./agent-support.js";
 
-declare module "../src/agent/state.js" {
+declare module "../src/state.js" {
   interface AgentCustomState {
     counter?: number;
     nested?: { list: number[] };

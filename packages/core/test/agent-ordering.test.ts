@@ -1,9 +1,9 @@
 import { jsonSchema, tool } from "ai";
 import { describe, expect, it } from "vitest";
-import { createAgent, createEntry, createMemoryStorage, createUserMessage, type AgentEntry, type AgentEvent, type AgentPlugin } from "../src/agent/index.js";
+import { createAgent, createEntry, createMemoryStorage, createUserMessage, type AgentEntry, type AgentEvent, type AgentPlugin } from "../src/index.js";
 import { deferred, heldReply, promptTexts, recordEvents, scriptedModel } from "./agent-support.js";
 
-declare module "../src/agent/state.js" {
+declare module "../src/state.js" {
   interface AgentCustomState {
     touched?: number;
   }

@@ -12,7 +12,7 @@ import {
   MISSING_TOOL_RESULT,
   type AgentPlugin,
   type StepOptions,
-} from "../src/agent/index.js";
+} from "../src/index.js";
 import { recordEvents, recordingLogger, retraction, scriptedModel } from "./agent-support.js";
 
 const echo = tool({ inputSchema: jsonSchema({ type: "object" }), execute: async () => "echoed" });
@@ -63,11 +63,11 @@ describe("plugin hooks (AG-49)", () => {
     const model = scriptedModel([{ text: "ok" }]);
     const plugins: AgentPlugin[] = [
       { name: "skip", toModelMessages: () => undefined },
-      { name: "first", toModelMessages: (message) => (message.type === "ishiki.message.deleted" ? [{ role: "user", content: `retracted #${message.data.messageId}` }] : undefined) },
+      { name: "first", toModelMessages: (message) => (message.type === "test.retraction" ? [{ role: "user", content: `retracted #${message.data.messageId}` }] : undefined) },
       { name: "second", toModelMessages: () => [{ role: "user", content: "never" }] },
     ];
     const agent = createAgent({ model, plugins });
-    agent.send(createCustomMessage("ishiki.message.deleted", retraction("m7")));
+    agent.send(createCustomMessage("test.retraction", retraction("m7")));
     await agent.wait();
     const texts = model.prompts[0].prompt.flatMap((m) => (m.role === "user" ? m.content.map((p) => ("text" in p ? p.text : "")) : []));
     expect(texts).toEqual(["retracted #m7"]);
@@ -132,13 +132,13 @@ describe("projection and repair", () => {
     const logger = recordingLogger();
     const model = scriptedModel([{ text: "ok" }]);
     const agent = createAgent({ model, logger });
-    agent.send(createCustomMessage("ishiki.message.deleted", retraction("a")), { trigger: false });
+    agent.send(createCustomMessage("test.retraction", retraction("a")), { trigger: false });
     agent.send(createUserMessage("hi"));
     await agent.wait();
-    agent.send(createCustomMessage("ishiki.message.deleted", retraction("b")));
+    agent.send(createCustomMessage("test.retraction", retraction("b")));
     await agent.wait();
     expect(model.prompts[0].prompt.filter((m) => m.role !== "system")).toHaveLength(1);
-    expect(logger.lines.filter(([level, text]) => level === "debug" && text.includes("ishiki.message.deleted"))).toHaveLength(1);
+    expect(logger.lines.filter(([level, text]) => level === "debug" && text.includes("test.retraction"))).toHaveLength(1);
   });
 
   it("AG-54 a tool call without a result gets a synthetic error result before the next user message, never persisted", async () => {

@@ -7,7 +7,7 @@ import {
   createUserMessage,
   type AgentEntry,
   type AgentStorage,
-} from "../src/agent/index.js";
+} from "../src/index.js";
 import { deferred, heldReply, promptTexts, recordEvents, recordingLogger, scriptedModel } from "./agent-support.js";
 import { jsonSchema, tool } from "ai";
 

@@ -9,8 +9,8 @@ import {
   createUserMessage,
   type AgentEntry,
   type AgentEvent,
-} from "../src/agent/index.js";
-import { inspectAgent } from "../src/agent/diagnostics.js";
+} from "../src/index.js";
+import { inspectAgent } from "../src/diagnostics.js";
 import { recordEvents, recordingLogger, scriptedModel, tempDir } from "./agent-support.js";
 
 let dir: string;

@@ -1,15 +1,28 @@
 // Shared helpers for the agent-core tests: scripted V4 models, a recording logger, a custom message.
-// The agent core declares no custom messages itself; the tests use Ishiki's, whose declarations types/ loads.
+// The agent core declares no custom messages itself; these tests declare one of their own below.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { MockLanguageModelV4, simulateReadableStream } from "ai/test";
-import type { AgentEvent, AgentLogger, Agent } from "../src/agent/index.js";
-import type { IshikiMessageDeleted } from "../src/types/index.js";
+import type { AgentEvent, AgentLogger, Agent } from "../src/index.js";
 
-/** A retraction fact, the simplest Ishiki custom message, for tests that need any custom message. */
-export function retraction(messageId: string): IshikiMessageDeleted {
+/** A retraction of a chat message: the custom message the core tests use wherever they need any. */
+export interface TestRetraction {
+  timestamp: number;
+  platform: string;
+  selfId: string;
+  channelId: string;
+  messageId: string;
+}
+
+declare module "../src/index.js" {
+  interface AgentCustomMessage {
+    "test.retraction": TestRetraction;
+  }
+}
+
+export function retraction(messageId: string): TestRetraction {
   return { timestamp: 1, platform: "test", selfId: "bot", channelId: "c1", messageId };
 }
 

@@ -8,7 +8,7 @@ import {
   type AgentEvent,
   type AgentPlugin,
   type AgentStorage,
-} from "../src/agent/index.js";
+} from "../src/index.js";
 import { deferred, recordEvents, scriptedModel } from "./agent-support.js";
 
 const schema = jsonSchema<Record<string, unknown>>({ type: "object" });

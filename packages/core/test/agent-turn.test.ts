@@ -11,7 +11,7 @@ import {
   type AgentPlugin,
   type AgentStorage,
   type AgentStreamEvent,
-} from "../src/agent/index.js";
+} from "../src/index.js";
 import { deferred, heldReply, promptTexts, recordEvents, recordingLogger, scriptedModel } from "./agent-support.js";
 
 const echo = tool({ inputSchema: jsonSchema<{ x?: number }>({ type: "object" }), execute: async () => "echoed" });

@@ -1,0 +1,66 @@
+import type { Context } from "koishi";
+import { z } from "zod";
+import type { AgentEntry, AgentMessage } from "@yesimagent/core";
+import type { ExtensionHost } from "../../extension/index.js";
+import { validateBlock, type ValidatedBlock, type ValidatingEngine } from "../block-validation.js";
+import { ContextEngine } from "../context-engine.js";
+import type { ContextEngineInstance } from "../context-engine-instance.js";
+import type { ContextEngines, EngineConfig } from "../engine-maps.js";
+import { validateWithZod } from "../shared/index.js";
+import { renderNarrative } from "./narrative-render.js";
+
+const positive = { error: "expected an integer >= 1" };
+
+export const narrativeContextBlock = z.object({
+  maxMessages: z.number({ error: "expected a number" }).int(positive).min(1, positive).default(60),
+});
+
+/** Messages that become story lines; only these count against `maxMessages`. */
+function isStoryMessage(message: AgentMessage): boolean {
+  if (message.role === "custom") return message.type === "ishiki.message.created" || message.type === "ishiki.message.deleted";
+  return message.role !== "system";
+}
+
+/**
+ * The window (spec 06 EN-21): the last `maxMessages` story messages and every later message; message entries
+ * before the cut (with their attachment records and catalogs, which CT-34 restores) are left out, other
+ * entries stay. Entries are never modified.
+ */
+export function narrativeWindow(entries: readonly AgentEntry[], maxMessages: number): readonly AgentEntry[] {
+  let counted = 0;
+  let cut = -1;
+  for (let index = entries.length - 1; index >= 0; index -= 1) {
+    const entry = entries[index];
+    if (entry.type !== "message" || !isStoryMessage(entry.data)) continue;
+    counted += 1;
+    if (counted === maxMessages) {
+      cut = index;
+      break;
+    }
+  }
+  if (cut <= 0) return entries;
+  return entries.filter((entry, index) => index >= cut || entry.type !== "message");
+}
+
+/**
+ * The `narrative` context engine (spec 06 §2.3): the history as one story message headed by the marker line
+ * `[[ishiki:narrative v1]]`, which the `narrative` toolcall engine requires (EN-22); it works with any other
+ * toolcall engine too, since the bot's earlier calls are told as prose rather than replayed.
+ */
+export class NarrativeContextEngine extends ContextEngine<"narrative"> implements ValidatingEngine {
+  public constructor(ctx: Context) {
+    super(ctx, "narrative");
+  }
+
+  public [validateBlock](block: unknown): ValidatedBlock {
+    return validateWithZod("context.narrative", narrativeContextBlock, block);
+  }
+
+  public [ContextEngine.invoke](host: ExtensionHost, config: EngineConfig<Pick<ContextEngines, "narrative">>): ContextEngineInstance {
+    const { maxMessages } = narrativeContextBlock.parse(config.narrative ?? {});
+    return {
+      prepareEntries: (entries) => narrativeWindow(entries, maxMessages),
+      renderMessages: (messages) => renderNarrative(messages, host.domain, Date.now()),
+    };
+  }
+}

@@ -1,0 +1,118 @@
+import { generateText, Output } from "ai";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
+import type { Logger } from "koishi";
+import type { Agent, AgentEvent } from "@yesimagent/core";
+import type { RuntimeDomain } from "../../extension/index.js";
+import { PendingWake } from "../../tools/index.js";
+import type { JudgeWakeupOptions } from "./judge-block.js";
+import { judgeAnswer, judgePrompt, judgeSystem, judgeWakes } from "./judge-prompt.js";
+import { JudgeWindows } from "./judge-window.js";
+import { channelKey } from "./channel-key.js";
+import { createdFact } from "./created-fact.js";
+import { standardHit } from "./standard-hit.js";
+import { errorText } from "./wake-timers.js";
+
+export interface JudgeSessionOptions {
+  options: JudgeWakeupOptions;
+  domain: RuntimeDomain;
+  /** Resolved per judgement, so gateway changes apply. */
+  model(): LanguageModelV4;
+  logger: Logger;
+}
+
+/**
+ * One runtime's LLM-judge wakeup (spec 06 §3.3): rule hits wake at once; other facts, unless the bot spoke in
+ * the channel within `cooldownMs`, go to the judge, one judgement per channel at a time (facts meanwhile cause
+ * one re-run on the newest window). Failures never wake. The windows are seeded from storage.
+ */
+export function attachJudge(agent: Agent, session: JudgeSessionOptions): () => void {
+  const { options, logger } = session;
+  const windows = new JudgeWindows(options.historyMessages, session.domain);
+  const disposed = new AbortController();
+  const wake = new PendingWake(agent, () => agent.continue(), logger);
+  let seenSeq = -1;
+  let seeded = false;
+  const early: AgentEvent[] = [];
+
+  const judge = async (key: string): Promise<void> => {
+    const channel = windows.get(key);
+    channel.running = true;
+    try {
+      do {
+        channel.rerun = false;
+        const seq = channel.seq;
+        const prompt = judgePrompt(channel, options, Date.now());
+        const started = Date.now();
+        try {
+          const result = await generateText({
+            model: session.model(),
+            system: judgeSystem,
+            prompt,
+            output: Output.object({ schema: judgeAnswer }),
+            maxRetries: 0,
+            abortSignal: AbortSignal.any([disposed.signal, AbortSignal.timeout(options.timeoutMs)]),
+          });
+          const answer = result.output;
+          const wakes = judgeWakes(answer, options.threshold);
+          logger.debug(`judge ${key}: ${JSON.stringify(answer)} → ${wakes ? "wake" : "stay quiet"} (${Date.now() - started} ms)`);
+          // A step that already read the fact makes the wake redundant (the agent may have woken meanwhile).
+          if (wakes && !disposed.signal.aborted && seq > seenSeq) wake.hit(seq);
+        } catch (error) {
+          if (disposed.signal.aborted) return;
+          logger.debug(`judge ${key}: no wake, ${errorText(error)} (${Date.now() - started} ms)`);
+        }
+      } while (channel.rerun && !disposed.signal.aborted);
+    } finally {
+      channel.running = false;
+    }
+  };
+
+  const onEvent = (event: AgentEvent, stored: boolean): void => {
+    if (event.type !== "message.appended") return;
+    if (!stored) windows.record(event.message, Date.now());
+    const created = createdFact(event);
+    if (created === undefined) return;
+    const { fact, seq } = created;
+    const key = channelKey(fact);
+    const channel = windows.get(key);
+    channel.seq = Math.max(channel.seq, seq);
+    const rule = standardHit(fact, options.rules);
+    if (rule !== undefined) {
+      logger.debug("wake hit %s on message %s", rule, fact.messageId);
+      wake.hit(seq);
+      return;
+    }
+    if (channel.lastSpokeAt !== undefined && Date.now() - channel.lastSpokeAt < options.cooldownMs) return;
+    if (channel.running) {
+      channel.rerun = true;
+      return;
+    }
+    void judge(key);
+  };
+
+  const unsubscribe = agent.channel.subscribe("agent", (event) => {
+    if (event.type === "turn.step") seenSeq = Math.max(seenSeq, event.seenSeq);
+    if (seeded) onEvent(event, false);
+    else if (event.type === "message.appended") early.push(event);
+  });
+  void agent.storage
+    .read()
+    .then((entries) => windows.seed(entries))
+    .catch((error: unknown) => {
+      logger.warn(`judge window seeding failed: ${errorText(error)}`);
+      return new Set<string>();
+    })
+    .then((stored) => {
+      if (disposed.signal.aborted) return;
+      seeded = true;
+      for (const event of early.splice(0)) onEvent(event, event.type === "message.appended" && stored.has(event.entryId));
+    });
+
+  return () => {
+    disposed.abort();
+    unsubscribe();
+    wake.dispose();
+    windows.clear();
+    early.length = 0;
+  };
+}

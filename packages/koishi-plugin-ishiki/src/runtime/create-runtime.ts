@@ -1,0 +1,209 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { ToolSet } from "ai";
+import { createAgent, createJsonlStorage, type Agent } from "@yesimagent/core";
+import { ContextEngine, ToolcallEngine, WakeupEngine, type ContextEngineInstance, type EngineConfig, type WakeupEngineInstance } from "../engines/index.js";
+import { Extension, type ExtensionInstance } from "../extension/index.js";
+import { resolveResourceSettings } from "../attachments/index.js";
+import { createResourceCenter } from "../resources/index.js";
+import { createFinishTool, createReadTool, createSendMessageTool, createWaitTool, hasScheduledWork, WaitController } from "../tools/index.js";
+import type { IshikiEvent } from "../types/index.js";
+import { captureMedia } from "./deliver.js";
+import { baseInstructions, joinInstructions, readPersona, resourcesInstructions } from "./instructions.js";
+import { gatewayModelSource, ModelBinding } from "./model-binding.js";
+import { runtimeHomeOf, runtimeIdOf } from "./runtime-address.js";
+import type { Runtime, RuntimeOptions } from "./runtime-contract.js";
+import { createExtensionHost, trackResources } from "./runtime-host.js";
+import { createRuntimePlugin } from "./runtime-plugin.js";
+import { Teardown } from "./teardown.js";
+import { mergeToolGroups, type ToolGroup } from "./tool-assembly.js";
+import { createToolOutputStage } from "./tool-output.js";
+import { resolveCodemodeSettings, resolveToolsearchSettings } from "./program-settings.js";
+import { ToolSurface } from "./tool-surface.js";
+import { catalogMessages, ToolSurfacePlugin } from "./tool-surface-plugin.js";
+import { outboundTarget } from "./outbound-target.js";
+
+/**
+ * Creates one runtime in the order of spec 08 KP-18: home, ResourceCenter, the context, wakeup and toolcall
+ * instances, extension instances in `extends` order, the agent, then `attach` of the context engine, the
+ * wakeup engine and the extensions. A provider `invoke` or an engine `attach` that throws fails the creation,
+ * and what was already created is stopped in KP-19 order; an extension `attach` that throws only warns.
+ */
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { profile, domain, providers } = options;
+  const id = runtimeIdOf(profile.id, domain);
+  const home = runtimeHomeOf(options.root, domain);
+  const logger = options.prefixLogger(options.logger, id);
+  await mkdir(home, { recursive: true });
+
+  const owned = createResourceCenter({ runtimeId: id, home });
+  const resources = trackResources(owned);
+  const teardown = new Teardown(logger);
+  teardown.add("store", "resources", () => owned.dispose());
+  teardown.add("final", "schemes", () => {
+    const left = resources.disposeLeftovers();
+    if (left.length > 0) logger.debug("disposed schemes left attached at stop: %s", left.join(", "));
+  });
+
+  let handle: Runtime | undefined;
+  const host = createExtensionHost(
+    {
+      profileId: profile.id,
+      runtimeId: id,
+      root: options.root,
+      home,
+      dataPath: options.dataPath,
+      fiber: options.fiber,
+      domain,
+      resources: resources.center,
+      logger,
+      gateway: options.gateway,
+      profileModel: () => options.gateway.profileModel(profile.model, { failover: profile.failover, logger }),
+    },
+    () => handle,
+  );
+
+  try {
+    const context: ContextEngineInstance = await providers.context[ContextEngine.invoke](host, profile.context as EngineConfig<never>);
+    const wakeup: WakeupEngineInstance = await providers.wakeup[WakeupEngine.invoke](host, profile.wakeup as EngineConfig<never>);
+    const toolcall = await providers.toolcall[ToolcallEngine.invoke](host, profile.toolcall as EngineConfig<never>);
+    const extensions: ExtensionSlot[] = [];
+    for (const provider of providers.extensions) {
+      const instance = await provider.service[Extension.invoke](host, provider.config);
+      if (instance === undefined) continue;
+      const slot: ExtensionSlot = { name: provider.name, instance };
+      extensions.push(slot);
+      registerExtensionStop(slot, teardown);
+    }
+
+    const waits = new WaitController(logger);
+    let agent: Agent | undefined;
+    const settings = resolveResourceSettings(profile.resources);
+    const output = createToolOutputStage({ runtimeId: id, resources: resources.center, settings, agent: () => agent! });
+    const coreTools: ToolSet = {
+      read: createReadTool(resources.center, { imageInput: settings.imageInput }),
+      send_message: createSendMessageTool({
+        port: options.outbound,
+        cross: domain.mode === "cross",
+        resolveTarget: (target) => outboundTarget(domain, target),
+        ...options.sendMessage?.(resources.center),
+      }),
+      finish: createFinishTool(),
+    };
+    const surface = new ToolSurface({
+      codemode: resolveCodemodeSettings(profile.codemode),
+      toolsearch: resolveToolsearchSettings(profile.toolsearch),
+      logger,
+      programViews: { read: createReadTool(resources.center, { sandbox: true }) },
+    });
+    teardown.add("final", "codemode sandbox", () => surface.close());
+    const residentTools: ToolSet = { wait: createWaitTool(waits), ...surface.kernelTools() };
+
+    const assembleTools = async (): Promise<ToolSet> => {
+      const groups: ToolGroup[] = [{ source: "core", tools: coreTools }];
+      for (const { name, instance } of extensions) {
+        if (instance.extendTools) groups.push({ source: `extension ${name}`, tools: await instance.extendTools() });
+      }
+      groups.push({ source: "core", tools: residentTools });
+      const merged = mergeToolGroups(groups, surface.searching ? { wait: "core", search: "core" } : { wait: "core" });
+      return output.wrapTools(await surface.complete(merged));
+    };
+    const assembleInstructions = async (): Promise<string> => {
+      const parts: Array<string | undefined> = [baseInstructions(domain.mode === "cross"), await readPersona(options.root), resourcesInstructions(settings.imageInput)];
+      for (const { instance } of extensions) parts.push(await instance.extendInstructions?.());
+      parts.push(await context.instructions?.());
+      return joinInstructions(parts);
+    };
+
+    const model = new ModelBinding(toolcall, gatewayModelSource(options.gateway, profile.model, { failover: profile.failover, logger }));
+    const plugin = createRuntimePlugin({ context, cross: domain.mode === "cross", instructions: assembleInstructions, tools: assembleTools, model, agent: () => agent! });
+    const surfacePlugin = new ToolSurfacePlugin(surface, () => agent!);
+    agent = createAgent({
+      id,
+      model: model.model,
+      storage: createJsonlStorage(join(home, "events.jsonl"), { logger }),
+      plugins: [plugin, surfacePlugin, ...output.plugins],
+      logger,
+      ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+    });
+    const running = agent;
+    teardown.add("agent", "agent", () => running.stop());
+    teardown.add("final", "pending writes", () => running.wait());
+    await running.init();
+    await initialiseCatalog(surface, surfacePlugin, running, assembleTools, logger);
+
+    const runtime: Runtime = {
+      id,
+      profileId: profile.id,
+      domain,
+      home,
+      agent: running,
+      resources: resources.center,
+      logger,
+      async deliver(event: IshikiEvent) {
+        running.send(await captureMedia(event, resources.center), { trigger: false, ifBusy: "join" });
+      },
+      wake(prompt?: string) {
+        return running.continue(prompt === undefined || prompt.trim() === "" ? "Continue." : prompt);
+      },
+      hasScheduledWork: () => waits.isArmed() || hasScheduledWork(running),
+      stop: () => teardown.run(),
+    };
+    handle = runtime;
+
+    if (context.attach) teardown.add("engines", "context engine", context.attach(running));
+    teardown.add("engines", "wakeup engine", wakeup.attach(running));
+    teardown.add("engines", "wait", waits.attach(running));
+    for (const extension of extensions) await attachExtension(extension, runtime);
+    return runtime;
+  } catch (error) {
+    await teardown.run();
+    throw error;
+  }
+}
+
+/**
+ * Toolsearch at creation (spec 05 CT-28, CT-31): rebuild the discovered set from persisted catalogs, run one
+ * assembly for the baseline and write a baseline (none yet) or a delta (live tools differ). A failing assembly
+ * writes nothing; the next turn's first step writes it.
+ */
+async function initialiseCatalog(surface: ToolSurface, plugin: ToolSurfacePlugin, agent: Agent, assemble: () => Promise<ToolSet>, logger: Runtime["logger"]): Promise<void> {
+  if (!surface.searching) return;
+  const persisted = catalogMessages(await agent.storage.read());
+  surface.restore(persisted.map((message) => message.data));
+  plugin.remember(persisted);
+  try {
+    await assemble();
+  } catch (error) {
+    logger.warn(`toolsearch: initial tool assembly failed: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  plugin.writeCatalog();
+  await agent.wait();
+}
+
+/** An extension's instance in one runtime, with the disposer its `attach` returned. */
+interface ExtensionSlot {
+  name: string;
+  instance: ExtensionInstance;
+  dispose?: () => void;
+}
+
+/** From invoke on, an instance is stopped with its runtime: `stop()` first, then the attach disposer (XA-8). */
+function registerExtensionStop(slot: ExtensionSlot, teardown: Teardown): void {
+  const { name, instance } = slot;
+  teardown.add("extensions", `extension ${name}`, async () => {
+    if (instance.stop) await teardown.attempt({ label: `extension ${name} stop()`, run: () => instance.stop?.() });
+    if (slot.dispose) await teardown.attempt({ label: `extension ${name} attach disposer`, run: slot.dispose });
+  });
+}
+
+/** Attaches one extension (XA-7); a throw is a warning and the runtime starts anyway. */
+async function attachExtension(slot: ExtensionSlot, runtime: Runtime): Promise<void> {
+  try {
+    const dispose = await slot.instance.attach?.(runtime);
+    if (typeof dispose === "function") slot.dispose = dispose;
+  } catch (error) {
+    runtime.logger.warn(`extension ${slot.name}: attach failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

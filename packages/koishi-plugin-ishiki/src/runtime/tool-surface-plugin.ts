@@ -1,0 +1,75 @@
+import { createCustomMessage, type Agent, type AgentCustomMessageOf, type AgentEntry, type AgentMessage, type AgentPlugin } from "@yesimagent/core";
+import { CATALOG_MESSAGE_TYPE, catalogsSinceBaseline, isCatalogData, type CatalogData } from "../toolsearch/index.js";
+import type { ToolSurface } from "./tool-surface.js";
+
+type CatalogMessage = AgentCustomMessageOf<typeof CATALOG_MESSAGE_TYPE>;
+
+function isCatalogMessage(message: AgentMessage): message is CatalogMessage {
+  return message.role === "custom" && message.type === CATALOG_MESSAGE_TYPE && isCatalogData(message.data);
+}
+
+/** The catalog messages of persisted entries, in stream order. */
+export function catalogMessages(entries: readonly AgentEntry[]): CatalogMessage[] {
+  const out: CatalogMessage[] = [];
+  for (const entry of entries) if (entry.type === "message" && isCatalogMessage(entry.data)) out.push(entry.data);
+  return out;
+}
+
+/**
+ * The agent side of a runtime's ToolSurface: routes and visible tools per step (CT-3, CT-27), catalog messages
+ * written from `onStepFinish` (CT-30), their projection as user text, and the CT-34 safety net. Registered after
+ * the runtime plugin, so its pipes see the context engine's output.
+ */
+export class ToolSurfacePlugin implements AgentPlugin {
+  readonly name = "ishiki.tool-surface";
+  private readonly written: CatalogMessage[] = [];
+
+  constructor(
+    private readonly surface: ToolSurface,
+    private readonly agent: () => Agent,
+  ) {}
+
+  /** Catalog messages already in the fact stream (runtime creation, CT-31). */
+  remember(messages: readonly CatalogMessage[]): void {
+    this.written.push(...messages);
+  }
+
+  /** Writes the catalog message the visible set calls for, if any; joins a running turn without starting one. */
+  writeCatalog(): CatalogData | undefined {
+    const data = this.surface.nextCatalog();
+    if (!data) return undefined;
+    const message = createCustomMessage(CATALOG_MESSAGE_TYPE, data);
+    this.written.push(message);
+    this.agent().send(message, { trigger: false, ifBusy: "join" });
+    return data;
+  }
+
+  prepareStep: AgentPlugin["prepareStep"] = (step) => {
+    const surface = this.surface.step();
+    if (surface.toolCallers === undefined && surface.activeTools === undefined) return undefined;
+    return { ...step, ...surface };
+  };
+
+  onStepFinish: AgentPlugin["onStepFinish"] = () => {
+    this.writeCatalog();
+    return undefined;
+  };
+
+  toModelMessages: AgentPlugin["toModelMessages"] = (message) => {
+    if (message.type !== CATALOG_MESSAGE_TYPE || !isCatalogData(message.data)) return undefined;
+    return [{ role: "user", content: message.data.text }];
+  };
+
+  /** CT-34: a window without the latest baseline gets it back, with the later deltas it lacks, after leading system text. */
+  transformMessages: AgentPlugin["transformMessages"] = (messages) => {
+    const since = catalogsSinceBaseline(this.written.map((message) => message.data));
+    if (since.length === 0) return undefined;
+    const baseline = this.written[this.written.length - since.length];
+    if (messages.some((message) => message.id === baseline.id)) return undefined;
+    const present = new Set(messages.map((message) => message.id));
+    const restored = this.written.slice(this.written.length - since.length).filter((message) => !present.has(message.id));
+    const head = messages.findIndex((message) => message.role !== "system");
+    const at = head === -1 ? messages.length : head;
+    return [...messages.slice(0, at), ...restored, ...messages.slice(at)];
+  };
+}
