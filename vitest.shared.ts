@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defaultServerConditions, type UserConfig } from "vite";
 
 /**
@@ -13,6 +14,7 @@ export function projectConfig(name: string): UserConfig & { test: Record<string,
       environment: "node",
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
       deps: { interopDefault: false },
+      setupFiles: [fileURLToPath(new URL("./scripts/vitest-setup.ts", import.meta.url))],
       testTimeout: 20_000,
     },
   };

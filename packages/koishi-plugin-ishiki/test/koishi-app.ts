@@ -8,6 +8,7 @@ import { MockBot } from "@koishijs/plugin-mock";
 import { Context, Logger, type ForkScope } from "koishi";
 import { IshikiService } from "../src/koishi/index.js";
 import { scriptedModel, type ScriptedReply } from "../../core/test/agent-support.js";
+import { stopApp } from "./stop-app.js";
 
 export interface MockKernel {
   app: Context;
@@ -75,7 +76,7 @@ export async function startMockKernel(options: MockKernelOptions): Promise<MockK
     logs,
     logged: (text) => logs.some(([, line]) => line.includes(text)),
     async dispose() {
-      await app.stop();
+      await stopApp(app);
       Logger.targets.splice(Logger.targets.indexOf(target), 1);
       await rm(dir, { recursive: true, force: true });
     },

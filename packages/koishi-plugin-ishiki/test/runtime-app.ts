@@ -11,6 +11,7 @@ import { IshikiService } from "../src/koishi/index.js";
 import { createMemoryOutboundPort, type MemoryOutboundPort } from "../src/tools/index.js";
 import type { IshikiEvent, IshikiMessageCreated } from "../src/types/index.js";
 import { scriptedModel, type ScriptedReply } from "../../core/test/agent-support.js";
+import { stopApp } from "./stop-app.js";
 
 export interface KernelApp {
   app: Context;
@@ -67,7 +68,7 @@ export async function startKernel(options: KernelAppOptions): Promise<KernelApp>
     outbound,
     logs,
     async dispose() {
-      await app.stop();
+      await stopApp(app);
       Logger.targets.splice(Logger.targets.indexOf(target), 1);
       Logger.levels.base = level;
       await rm(dir, { recursive: true, force: true });

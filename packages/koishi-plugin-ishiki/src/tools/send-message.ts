@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import h from "@satorijs/element";
 import { tool } from "ai";
 import type { OutboundAddress, OutboundPort } from "./outbound-port.js";
@@ -56,7 +55,7 @@ export function createSendMessageTool(options: SendMessageToolOptions) {
           const prepared = options.prepare ? await options.prepare(raw) : { content: raw, dropped: [] };
           dropped.push(...prepared.dropped);
           if (prepared.content === "") continue;
-          if (sending && options.pause) await sleep(options.pause(prepared.content), undefined, { signal: abortSignal });
+          if (sending && options.pause) await typingPause(options.pause(prepared.content), abortSignal);
           sending = true;
           sent.push(...(await options.port.send(address, prepared.content)));
         } catch (error) {
@@ -66,5 +65,24 @@ export function createSendMessageTool(options: SendMessageToolOptions) {
       }
       return { ok: true, ids: sent, ...withDropped() };
     },
+  });
+}
+
+/**
+ * Waits out a typing pause, or rejects with the signal's reason once the turn aborts. It runs on the global timer
+ * rather than node:timers/promises so that a test's clock controls it.
+ */
+function typingPause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
