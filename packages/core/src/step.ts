@@ -59,6 +59,9 @@ export async function runStep(context: TurnContext, turn: ActiveTurn, stepNumber
     toolsContext: step.toolsContext as never,
     abortSignal: turn.signal,
     maxRetries: 0,
+    // The error part reaches the loop below, which fails the turn with one line; the SDK's default would print
+    // the whole error object (headers, body, stack) to the console besides.
+    onError: () => {},
   });
 
   // Draining the stream runs the tools. The SDK reports an ignored enforced toolChoice as a stream error.

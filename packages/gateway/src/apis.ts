@@ -37,11 +37,11 @@ export const BUILT_IN_APIS: Readonly<Record<string, ApiFactory>> = {
  * Fields a built-in dialect cannot work without, checked before its factory runs so the message names the
  * config key (GW-7). `openai-completions` may run keyless (local servers) but needs an endpoint.
  */
-export function builtInRequirement(config: ProviderConfig, apiKey: string | undefined, baseUrl: string | undefined): string | undefined {
+export function builtInRequirement(config: ProviderConfig, apiKey: string | undefined, baseUrl: string | undefined): { key: "apiKey" | "baseUrl"; message: string } | undefined {
   if (!(config.api in BUILT_IN_APIS)) return undefined;
   if (config.api === "openai-completions") {
-    return baseUrl || config.settings?.baseURL ? undefined : `baseUrl is required for api "${config.api}"`;
+    return baseUrl || config.settings?.baseURL ? undefined : { key: "baseUrl", message: `baseUrl is required for api "${config.api}"` };
   }
   if (config.api === "anthropic-messages" && config.settings?.authToken) return undefined;
-  return apiKey ? undefined : `apiKey is required for api "${config.api}"`;
+  return apiKey ? undefined : { key: "apiKey", message: `apiKey is required for api "${config.api}"` };
 }

@@ -43,14 +43,27 @@ function buildProvider(id: string, raw: unknown, context: BuildContext): BuiltPr
     if (typeof secret === "string" && secret) context.secrets.add(secret);
   }
   const missing = builtInRequirement(config, apiKey, baseUrl);
-  if (missing) throw new GatewayError(`${base}: ${missing}`);
+  if (missing) throw new GatewayError(`${base}: ${missing.message}${emptyBecause(raw, missing.key)}`);
   try {
     const sdk = factory({ id, baseUrl, apiKey, headers, settings: config.settings ?? {}, fetch: context.fetch });
-    return { id, api: config.api, sdk, entries: config.models && modelEntries(id, config.models) };
+    return { id, api: config.api, sdk, timeouts: config.timeouts, entries: config.models && modelEntries(id, config.models) };
   } catch (error) {
     const { name, message } = error as Error;
     throw new GatewayError(context.redact(`${base} (api: ${config.api}) could not be built: ${name}: ${message}`), { cause: error });
   }
+}
+
+/**
+ * Why a required value is there but empty, when the configuration shows it: koishi.yml's `${{ env.NAME }}` of an
+ * unset variable leaves the key with no value (YAML itself cannot), and inside a longer string an empty one.
+ * Only `${NAME}` (GW-13) lets the error name the variable, so the hint points there.
+ */
+function emptyBecause(raw: unknown, key: string): string {
+  if (typeof raw !== "object" || raw === null || !Object.hasOwn(raw, key)) return "";
+  const value = (raw as Record<string, unknown>)[key];
+  if (value === undefined) return `; ${key} is written but has no value: an expression such as \${{ env.NAME }} read an unset environment variable (write \${NAME} and the error names it)`;
+  if (value === "") return `; ${key} is empty: an environment variable behind it may be unset (write \${NAME} and the error names it)`;
+  return "";
 }
 
 /**

@@ -1,4 +1,5 @@
 import { APICallError } from "@ai-sdk/provider";
+import { upstreamMessage } from "./call-error.js";
 
 /**
  * `unavailable`: the endpoint could not serve the call, another may (record a failure, try the next);
@@ -18,9 +19,12 @@ export function classifyFailure(error: unknown): FailureClass {
 
 const MAX_MESSAGE = 200;
 
-/** One line for logs: the HTTP status when there is one, the message capped at 200 characters (QA-20). */
+/**
+ * One line for logs that name the candidate themselves: the HTTP status when there is one and the provider's
+ * own message, capped at 200 characters (QA-20).
+ */
 export function describeFailure(error: unknown): string {
-  const message = error instanceof Error ? error.message : typeof error === "string" ? error : JSON.stringify(error);
+  const message = upstreamMessage(error) ?? (error instanceof Error ? error.message : typeof error === "string" ? error : JSON.stringify(error));
   const status = APICallError.isInstance(error) && error.statusCode !== undefined ? `HTTP ${error.statusCode}: ` : "";
   const line = `${status}${message}`.replace(/\s+/g, " ").trim();
   return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE - 1)}…` : line;

@@ -6,6 +6,8 @@ export const REASONING_LEVELS = ["none", "minimal", "low", "medium", "high", "xh
 
 const modality = z.enum(["text", "image", "audio", "video", "pdf"]);
 const count = z.number().int().positive();
+const milliseconds = z.number().int().nonnegative();
+const timeouts = z.strictObject({ firstChunkMs: milliseconds.optional(), idleMs: milliseconds.optional(), responseMs: milliseconds.optional() });
 
 const modelSchema = z.strictObject({
   id: z.string().min(1),
@@ -18,6 +20,7 @@ const modelSchema = z.strictObject({
   contextWindow: count.optional(),
   maxTokens: count.optional(),
   dimensions: count.optional(),
+  timeouts: timeouts.optional(),
 });
 
 const providerSchema = z.strictObject({
@@ -26,6 +29,7 @@ const providerSchema = z.strictObject({
   baseUrl: z.string().optional(),
   headers: z.record(z.string(), z.string()).optional(),
   settings: z.record(z.string(), z.unknown()).optional(),
+  timeouts: timeouts.optional(),
   models: z.array(modelSchema).optional(),
 });
 

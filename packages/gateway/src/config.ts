@@ -8,6 +8,19 @@ export type ModelType = "language" | "embedding" | "image" | "speech" | "transcr
 export type ReasoningLevel = "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
 /**
+ * Deadlines of one model call in milliseconds; `0` turns one off (spec 02, decided here). A model's own
+ * `timeouts` win over its provider's, key by key; unset keys take the defaults (90 s, 30 s, 180 s).
+ */
+export interface ModelTimeouts {
+  /** A stream's first output part must arrive within this of the call's start. */
+  firstChunkMs?: number;
+  /** Each further part of a stream must arrive within this of the one before. */
+  idleMs?: number;
+  /** A generate call (no stream) must answer within this. */
+  responseMs?: number;
+}
+
+/**
  * One declared model of a provider. Capabilities come only from these declarations, never from the model's
  * name (GW-11): a model that does not declare `image` input is treated as text-only.
  */
@@ -25,6 +38,7 @@ export interface ModelConfig {
   maxTokens?: number;
   /** Embedding models: the vector size. */
   dimensions?: number;
+  timeouts?: ModelTimeouts;
 }
 
 /**
@@ -38,6 +52,8 @@ export interface ProviderConfig {
   baseUrl?: string;
   headers?: Record<string, string>;
   settings?: Record<string, unknown>;
+  /** Deadlines of every language model call to this provider; a model's own `timeouts` win. */
+  timeouts?: ModelTimeouts;
   /** When omitted the provider serves any model id, each without declared capabilities. */
   models?: ModelConfig[];
 }

@@ -7,6 +7,10 @@ import { GatewayError } from "./errors.js";
 import { openStream } from "./failover-stream.js";
 import type { GatewayLogger } from "./logger.js";
 import type { Candidate, CandidateSource } from "./model-group.js";
+import { retryAfterMs } from "./retry-after.js";
+
+/** The longest `Retry-After` a call waits out before trying that endpoint again; past it the call gives up. */
+export const MAX_RETRY_AFTER_MS = 30_000;
 
 export interface FailoverModelOptions extends FailoverConfig {
   logger: GatewayLogger;
@@ -20,7 +24,8 @@ export interface FailoverModelOptions extends FailoverConfig {
  * A language model that spreads each call over the candidates of `source` (spec 02 §6): an abort rethrows
  * with nothing recorded, an unavailable endpoint records a failure and the next candidate is tried after a
  * backoff, any other 4xx rethrows unless `failoverOn` is `any`. Exhaustion rethrows the last error. Call the
- * underlying models with `maxRetries: 0` so this is the only retry layer (GW-24).
+ * underlying models with `maxRetries: 0` so this is the only retry layer (GW-24). An endpoint that answered with
+ * `Retry-After` is tried again no sooner than it asked; one that asked for more than 30 s is not tried again.
  */
 export function createFailoverModel(source: CandidateSource, options: FailoverModelOptions): LanguageModelV4 {
   const { logger, redact = (text: string) => text, random, backoffMs = 500, failoverOn = "unavailable" } = options;
@@ -30,9 +35,13 @@ export function createFailoverModel(source: CandidateSource, options: FailoverMo
     if (candidates.length === 0) throw new GatewayError(`${source.name}: offers no candidates`);
     const total = Math.max(1, options.attempts ?? candidates.length);
     const tried: string[] = [];
+    // When each endpoint that sent Retry-After may be called again, for this call's later attempts.
+    const waitUntil = new Map<string, number>();
     let lastError: unknown;
+    let made = 0;
     for (let n = 0; n < total; n++) {
       const candidate = candidates[n % candidates.length];
+      made++;
       try {
         return await attempt(candidate);
       } catch (error) {
@@ -43,14 +52,22 @@ export function createFailoverModel(source: CandidateSource, options: FailoverMo
         lastError = error;
         const failure = `${candidate.id} failed (${kind}: ${redact(describeFailure(error))})`;
         tried.push(failure);
+        const asked = retryAfterMs(error);
+        if (asked !== undefined) waitUntil.set(candidate.id, Date.now() + asked);
         if (n + 1 < total) {
-          const delay = backoffDelay(n + 1, backoffMs, random);
-          logger.info(`${failure}; trying ${candidates[(n + 1) % candidates.length].id} in ${delay} ms`);
+          const next = candidates[(n + 1) % candidates.length];
+          const held = (waitUntil.get(next.id) ?? 0) - Date.now();
+          if (held > MAX_RETRY_AFTER_MS) {
+            tried.push(`${next.id} asked to wait ${Math.ceil(held / 1000)} s (Retry-After); not retried`);
+            break;
+          }
+          const delay = Math.max(backoffDelay(n + 1, backoffMs, random), held);
+          logger.info(`${failure}; trying ${next.id} in ${delay} ms${held > 0 ? " (Retry-After)" : ""}`);
           await sleep(delay, call.abortSignal);
         }
       }
     }
-    logger.warn(`${source.name}: all ${total} attempts failed: ${tried.map((line, i) => `${i + 1}) ${line}`).join("; ")}`);
+    logger.warn(`${source.name}: ${made === total ? `all ${total}` : `${made} of ${total}`} attempts failed: ${tried.map((line, i) => `${i + 1}) ${line}`).join("; ")}`);
     throw lastError;
   }
 

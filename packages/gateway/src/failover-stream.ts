@@ -1,8 +1,6 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from "@ai-sdk/provider";
 import type { Candidate } from "./model-group.js";
-
-// Parts that carry no model output: a failure after them can still switch endpoints (spec 02 GW-23).
-const PRELUDE = new Set<LanguageModelV4StreamPart["type"]>(["stream-start", "response-metadata", "raw", "ping"]);
+import { PRELUDE } from "./stream-prelude.js";
 
 /**
  * Opens a stream on one candidate and reads until its first semantic part. Anything that goes wrong before

@@ -8,6 +8,7 @@ export type {
   GroupStrategy,
   ModelConfig,
   ModelModality,
+  ModelTimeouts,
   ModelType,
   ProviderConfig,
   ReasoningLevel,
@@ -15,9 +16,10 @@ export type {
 export { readModelsFile } from "./config-file.js";
 export { createGateway } from "./create-gateway.js";
 export { GatewayError } from "./errors.js";
-export { createFailoverModel } from "./failover-model.js";
+export { createFailoverModel, MAX_RETRY_AFTER_MS } from "./failover-model.js";
 export type { FailoverModelOptions } from "./failover-model.js";
 export type { CreateGatewayOptions, Gateway, GatewayConfigInput, ProfileModelOptions, ProviderSummary } from "./gateway.js";
 export type { GatewayLogger } from "./logger.js";
+export { DEFAULT_TIMEOUTS, ModelTimeoutError } from "./model-deadlines.js";
 export type { ModelEntry, ModelMetadata } from "./model-entry.js";
 export type { BreakerState, BreakerStatus, Candidate, CandidateSource, ModelGroup } from "./model-group.js";

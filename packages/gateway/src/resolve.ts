@@ -3,6 +3,7 @@ import type { LanguageModelV4, ProviderV4 } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
 import type { ModelType, ReasoningLevel } from "./config.js";
 import { GatewayError } from "./errors.js";
+import { withDeadlines } from "./model-deadlines.js";
 import type { ModelEntry } from "./model-entry.js";
 import { parseReference } from "./reference.js";
 import type { BuiltProvider, GatewayState } from "./state.js";
@@ -49,7 +50,8 @@ function withLevel(model: LanguageModelV4, level: ReasoningLevel): LanguageModel
 
 /**
  * Builds the SDK model a reference names (spec 02 GW-12, GW-25). Only language models take a `:level`
- * suffix; a model declaring `thinking.efforts` accepts only those levels.
+ * suffix; a model declaring `thinking.efforts` accepts only those levels. Language models carry the call
+ * deadlines of their `timeouts` (model over provider over the defaults).
  */
 export function resolveModel<K extends ModelKind>(state: GatewayState, ref: string, kind: K): { model: Built<K>; entry?: ModelEntry } {
   const parsed = parseReference(ref, (p, m) => isDeclared(state, p, m));
@@ -76,5 +78,8 @@ export function resolveModel<K extends ModelKind>(state: GatewayState, ref: stri
     const { name, message } = error as Error;
     throw new GatewayError(`"${ref}" could not be built: ${name}: ${message}`, { cause: error });
   }
-  return { model: level ? (withLevel(model as LanguageModelV4, level) as Built<K>) : model, entry };
+  if (kind !== "languageModel") return { model, entry };
+  const leveled = level ? withLevel(model as LanguageModelV4, level) : (model as LanguageModelV4);
+  const timeouts = { ...provider.timeouts, ...entry?.metadata.timeouts };
+  return { model: withDeadlines(leveled, `${provider.id}:${modelId}`, timeouts) as Built<K>, entry };
 }

@@ -1,5 +1,6 @@
 import type { ProviderV4 } from "@ai-sdk/provider";
 import type { BreakerRecord } from "./breaker.js";
+import type { ModelTimeouts } from "./config.js";
 import type { GatewayError } from "./errors.js";
 import type { ModelEntry } from "./model-entry.js";
 import type { ModelGroup } from "./model-group.js";
@@ -8,6 +9,7 @@ export interface BuiltProvider {
   id: string;
   api: string;
   sdk: ProviderV4;
+  timeouts: ModelTimeouts | undefined;
   /** Undefined when the provider declares no models and so serves any id. */
   entries: Map<string, ModelEntry> | undefined;
 }

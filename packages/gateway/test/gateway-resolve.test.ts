@@ -99,6 +99,14 @@ describe("gateway resolution and configuration", () => {
     ]);
   });
 
+  it("GW-7 GW-13 a value Koishi's ${{ env.NAME }} left without a value is named as such, not only as missing", () => {
+    // The loader evaluates a whole-value `${{ env.UNSET }}` to undefined and keeps the key; YAML alone cannot.
+    const gateway = createGateway({ config: { providers: { relay: { api: "openai-completions", baseUrl: undefined } } } });
+    expect(gateway.errors().map((error) => error.message)).toEqual([
+      'providers.relay: baseUrl is required for api "openai-completions"; baseUrl is written but has no value: an expression such as ${{ env.NAME }} read an unset environment variable (write ${NAME} and the error names it)',
+    ]);
+  });
+
   it("GW-7 apiKey is required for every built-in api but openai-completions", () => {
     const gateway = createGateway({
       config: {
@@ -114,7 +122,7 @@ describe("gateway resolution and configuration", () => {
     });
     expect(gateway.errors().map((error) => error.message)).toEqual([
       `providers.a: apiKey is required for api "openai-responses"`,
-      `providers.b: apiKey is required for api "anthropic-messages"`,
+      `providers.b: apiKey is required for api "anthropic-messages"; apiKey is empty: an environment variable behind it may be unset (write \${NAME} and the error names it)`,
       `providers.c: apiKey is required for api "google-generative-ai"`,
       `providers.f: baseUrl is required for api "openai-completions"`,
     ]);

@@ -18,7 +18,7 @@ export type {
   IshikiUser,
 } from "./types/index.js";
 
-export { createGateway, GatewayError } from "@yesimagent/gateway";
+export { createGateway, GatewayError, ModelTimeoutError } from "@yesimagent/gateway";
 export type {
   CircuitBreakerConfig,
   CreateGatewayOptions,
@@ -30,6 +30,7 @@ export type {
   GroupStrategy,
   ModelConfig,
   ModelModality,
+  ModelTimeouts,
   ModelType,
   ProviderConfig,
   ReasoningLevel,

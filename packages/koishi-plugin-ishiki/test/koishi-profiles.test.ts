@@ -12,6 +12,7 @@ import { IshikiConfig, IshikiService } from "../src/koishi/index.js";
 import { deferred, usage } from "../../core/test/agent-support.js";
 import { ProfileSchema } from "../src/koishi/profile-schema.js";
 import { startMockKernel, until, type MockKernel } from "./koishi-app.js";
+import { stopApp } from "./stop-app.js";
 
 let kernel: MockKernel | undefined;
 afterEach(async () => {
@@ -223,9 +224,12 @@ describe("start-up isolation (KP-38, KP-39)", () => {
       await until(() => app.ishiki.profile("fine")?.status === "active" && app.ishiki.profile("broken")?.status === "failed");
       expect(app.ishiki.profile("later")?.status).toBe("active");
       expect(logs.some((line) => line.startsWith("[broken] activation failed:") && line.includes("bad"))).toBe(true);
+      // Issue 20: the cause is named once (it was logged three times), and the activation points at it.
+      expect(logs.filter((line) => line.includes("no-such-api"))).toHaveLength(1);
+      expect(logs).toContain('[broken] activation failed: model "bad:m" needs providers.bad, which the gateway left out (its error is logged above)');
       expect(logs.some((line) => line.startsWith("[fine] activation failed"))).toBe(false);
     } finally {
-      await app.stop();
+      await stopApp(app);
       Logger.targets.splice(Logger.targets.indexOf(target), 1);
       await rm(dir, { recursive: true, force: true });
     }
@@ -255,7 +259,7 @@ describe("start-up isolation (KP-38, KP-39)", () => {
       expect(app.ishiki.gateway.model("relay:m")).toBeDefined();
       expect(logs.some((line) => line.includes("bad") && line.includes("no-such-api"))).toBe(true);
     } finally {
-      await app.stop();
+      await stopApp(app);
       Logger.targets.splice(Logger.targets.indexOf(target), 1);
       await rm(dir, { recursive: true, force: true });
     }

@@ -225,6 +225,9 @@ function assertModelNotBroken(gateway: Gateway, model: string): void {
   try {
     gateway.profileModel(model);
   } catch (error) {
-    if (gateway.errors().includes(error as never)) throw error;
+    if (!gateway.errors().includes(error as never)) return;
+    // The gateway logged the entry's error when it was built; name the entry here rather than repeat its cause.
+    const entry = (error as Error).message.split(": ")[0];
+    throw new Error(`model "${model}" needs ${entry}, which the gateway left out (its error is logged above)`);
   }
 }

@@ -70,13 +70,12 @@ export class IshikiService extends Service {
   }
 
   /**
-   * Start (spec 08 KP-38): the gateway's broken entries are logged (profiles using one fail activation, those
-   * using a missing model fail at their first turn), then every valid profile activates on its own.
+   * Start (spec 08 KP-38): the gateway has logged its broken entries once, when it was built (profiles using one
+   * fail activation, those using a missing model fail at their first turn); every valid profile activates on its own.
    */
   protected override async start(): Promise<void> {
     this.logger.info("ready, data at %s", this.dataPath);
     if (this.modelFileError) this.logger.error(this.modelFileError);
-    for (const error of this.gateway.errors()) this.logger.error(error.message);
     for (const profile of await loadProfiles(this.dataPath, this.settings.profiles ?? {}, this.logger)) {
       const activation = new ProfileActivation(this.ctx, this, profile);
       this.activations.set(profile.id, activation);
