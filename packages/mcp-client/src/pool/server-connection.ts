@@ -87,10 +87,13 @@ export class ServerConnection {
     const why = (error: unknown) => `${describeError(error)}${stderr.length > 0 ? `; stderr: ${stderr.join(" | ")}` : ""}`;
     // Set before `connect`, so the SDK chains it: transport errors only, not protocol ones.
     transport.onerror = (error) => {
+      if (this.closed) return;
       if (isRemoteServer(config) && isConnectionLost(error)) return this.lose(client, error);
       this.logger.debug('MCP server "%s" transport error: %s', this.name, describeError(error));
     };
-    client.onerror = (error) => this.logger.debug('MCP server "%s": %s', this.name, describeError(error));
+    client.onerror = (error) => {
+      if (!this.closed) this.logger.debug('MCP server "%s": %s', this.name, describeError(error));
+    };
     let up = false;
     client.onclose = () => {
       if (!up) return;
