@@ -156,3 +156,23 @@ export function alive(pid: number): boolean {
 export async function readText(path: string): Promise<string> {
   return readFile(path, "utf8");
 }
+
+export interface StoredEntry {
+  type: string;
+  data: { role?: string; type?: string; content?: unknown; data?: unknown };
+}
+
+/** The runtime's events.jsonl, parsed. */
+export async function entries(home: string): Promise<StoredEntry[]> {
+  return (await readText(join(home, "events.jsonl"))).split("\n").filter(Boolean).map((line) => JSON.parse(line) as StoredEntry);
+}
+
+/** Each tool's last result output in the stored messages, by tool name. */
+export function toolOutputs(list: StoredEntry[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const entry of list) {
+    if (entry.type !== "message" || entry.data.role !== "tool" || !Array.isArray(entry.data.content)) continue;
+    for (const part of entry.data.content as Array<{ type: string; toolName: string; output: unknown }>) if (part.type === "tool-result") out[part.toolName] = part.output;
+  }
+  return out;
+}
