@@ -10,9 +10,14 @@ export function errorMessage(error: unknown): string {
   return message.replace(/^(MCP error -?\d+: )(?:MCP error -?\d+: )+/, "$1");
 }
 
-/** One line for a log or a tool error: the message, plus the network cause `fetch` hides (`ECONNREFUSED`). */
+/**
+ * One line for a log or a tool error: the message, plus the HTTP status of a transport error and the network
+ * cause `fetch` hides (`ECONNREFUSED`).
+ */
 export function describeError(error: unknown): string {
-  const message = errorMessage(error).split("\n")[0];
+  const text = errorMessage(error).split("\n")[0];
+  const status = (error instanceof StreamableHTTPError || error instanceof SseError) && typeof error.code === "number" ? error.code : undefined;
+  const message = status === undefined ? text : `HTTP ${status}: ${text}`;
   const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
   const detail = typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : undefined;
   return detail === undefined || message.includes(detail) ? message : `${message} (${detail})`;
