@@ -117,13 +117,6 @@ describe("server-everything over stdio", () => {
     const blocks = await call<Array<{ type: string; text: string }>>(await tools(), "everything-simulate-research-query", { topic: "tasks" });
     expect(blocks.map((block) => block.text).join("\n")).toContain("# Research Report: tasks");
   });
-
-  it("MC-13 a server's McpError reaches the model with one MCP error prefix, naming the tool", async () => {
-    const { tools } = await withServers({ everything: reference(EVERYTHING, ["stdio"]) });
-    const { message } = await failure(await tools(), "everything-get-resource-reference", { resourceType: "Nope", resourceId: 1 });
-    expect(message).toMatch(/^(MCP tool "everything-get-resource-reference" failed: )?MCP error -32602: /);
-    expect(message).not.toMatch(/MCP error -?\d+: MCP error/);
-  });
 });
 
 describe("Chinese server names", () => {
