@@ -14,9 +14,9 @@ describe("tool names", () => {
   });
 
   it("MC-10 a Chinese server name keeps a readable, stable ASCII prefix; two Chinese names differ", () => {
-    expect(serverPrefix("记忆")).toBe("JiYi");
-    expect(serverPrefix("文件系统")).toBe("WenJianXiTong");
-    expect(exposedToolNames("记忆", ["read_graph", "读取"])).toEqual(["JiYi-read_graph", "JiYi-DuQu"]);
+    expect(serverPrefix("记忆")).toBe("Ji_Yi");
+    expect(serverPrefix("文件系统")).toBe("Wen_Jian_Xi_Tong");
+    expect(exposedToolNames("记忆", ["read_graph", "读取"])).toEqual(["Ji_Yi-read_graph", "Ji_Yi-Du_Qu"]);
     expect(serverPrefix("记忆")).toBe(serverPrefix("记忆"));
     // Nothing transliterable left: a hash of the name, still one per name.
     expect(serverPrefix("!!!")).toMatch(/^mcp_[0-9a-f]{6}$/);

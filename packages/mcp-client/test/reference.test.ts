@@ -129,15 +129,15 @@ describe("Chinese server names", () => {
     });
     const set = await tools();
     const names = Object.keys(set);
-    expect(names).toContain("JiYi-read_graph");
-    expect(names).toContain("WenJian-list_directory");
+    expect(names).toContain("Ji_Yi-read_graph");
+    expect(names).toContain("Wen_Jian-list_directory");
     expect(names.every((name) => /^[A-Za-z0-9_-]{1,64}$/.test(name))).toBe(true);
     expect(kernel!.logs.some((line) => line.includes("collides"))).toBe(false);
-    await call(set, "JiYi-create_entities", { entities: [{ name: "小明", entityType: "person", observations: ["likes tea"] }] });
-    expect(JSON.stringify(await call(set, "JiYi-read_graph", {}))).toContain("likes tea");
-    expect(JSON.stringify(await call(set, "WenJian-list_directory", { path: root }))).toContain("memory.jsonl");
+    await call(set, "Ji_Yi-create_entities", { entities: [{ name: "小明", entityType: "person", observations: ["likes tea"] }] });
+    expect(JSON.stringify(await call(set, "Ji_Yi-read_graph", {}))).toContain("likes tea");
+    expect(JSON.stringify(await call(set, "Wen_Jian-list_directory", { path: root }))).toContain("memory.jsonl");
     // Both the configured name and the prefix open the server's resources.
-    expect((await host.resources.resolve("mcp://JiYi/")).type).toBe("text");
+    expect((await host.resources.resolve("mcp://Ji_Yi/")).type).toBe("text");
     expect((await host.resources.resolve("mcp://记忆/")).type).toBe("text");
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import anyAscii from "any-ascii";
+import { transliterate } from "transliteration";
 
 /** Providers commonly cap function names at 64 characters (OpenAI, Gemini, Anthropic). */
 export const MAX_TOOL_NAME = 64;
@@ -18,11 +18,12 @@ export function foldToolName(name: string): string {
 }
 
 /**
- * Non-ASCII text transliterated to ASCII (`记忆` → `JiYi`, `Привет` → `Privet`), so Chinese server and tool
- * names keep a readable prefix instead of folding to nothing.
+ * Non-ASCII text transliterated to ASCII (`记忆` → `Ji Yi`, `Привет` → `Privet`), so Chinese server and tool
+ * names keep a readable prefix instead of folding to nothing. (`transliteration` rather than an ESM-only
+ * library with a default export: the published CommonJS bundle gets that export wrong.)
  */
 function romanize(name: string): string {
-  return ASCII.test(name) ? name : anyAscii(name);
+  return ASCII.test(name) ? name : transliterate(name);
 }
 
 /**
