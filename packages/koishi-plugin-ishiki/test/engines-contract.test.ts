@@ -280,6 +280,35 @@ describe("toolcall engines (EN-38, EN-39)", () => {
     expect(tool?.type === "function" ? tool.inputSchema : undefined).toEqual({ type: "object", properties: { tags: { type: "array", items: { type: "string" } }, map: { type: "object" } } });
   });
 
+  it("EN-39 the schema reduction splits type arrays, turns const into enum or its type, drops patternProperties, keeps $ref siblings", () => {
+    expect(
+      sanitizeGeminiSchema({
+        type: "object",
+        properties: {
+          maybe: { type: ["string", "null"] },
+          either: { type: ["string", "number"], description: "Text or count." },
+          mode: { const: "fast" },
+          level: { const: 3 },
+          map: { type: "object", patternProperties: { "^x": { type: "string" } } },
+          ref: { $ref: "#/definitions/item", description: "The item." },
+          patternProperties: { type: "string" },
+        },
+        definitions: { item: { type: "object", properties: { id: { type: "integer" } } } },
+      }),
+    ).toEqual({
+      type: "object",
+      properties: {
+        maybe: { type: "string", nullable: true },
+        either: { anyOf: [{ type: "string" }, { type: "number" }], description: "Text or count." },
+        mode: { enum: ["fast"], type: "string" },
+        level: { type: "number" },
+        map: { type: "object" },
+        ref: { type: "object", properties: { id: { type: "integer" } }, description: "The item." },
+        patternProperties: { type: "string" },
+      },
+    });
+  });
+
   it("EN-39 the schema reduction keeps properties named like dropped keywords and cuts recursive refs", () => {
     expect(
       sanitizeGeminiSchema({ type: "object", properties: { uniqueItems: { type: "boolean" }, node: { $ref: "#" } } }),

@@ -133,4 +133,16 @@ describe("v3 toolcall engine (EN-41)", () => {
       ]),
     ).toBe("# Functions\n\nname: greet\ndesc: Say hi warmly.\nparams:\n  who: (string) **(required)** Name.\n  loud: (boolean)\n---\nname: finish\ndesc: End.\nparams: requires no parameters");
   });
+
+  it("EN-41 the catalog follows local $refs ($defs, definitions) and shows const values", () => {
+    const inputSchema = {
+      type: "object",
+      properties: { target: { $ref: "#/$defs/target" }, tags: { type: "array", items: { $ref: "#/$defs/tag" } }, kind: { const: "note" } },
+      required: ["target"],
+      $defs: { target: { type: "string", description: "Where to." }, tag: { enum: ["a", "b"] } },
+    } as const;
+    expect(renderV3Catalog([{ type: "function", name: "put", description: "Put.", inputSchema }])).toBe(
+      '# Functions\n\nname: put\ndesc: Put.\nparams:\n  target: (string) **(required)** Where to.\n  tags: (array of "a" | "b")\n  kind: ("note")',
+    );
+  });
 });

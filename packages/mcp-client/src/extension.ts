@@ -18,7 +18,7 @@ export class McpClientExtension extends Extension {
   public constructor(ctx: Context, config: McpClientExtension.Config) {
     super(ctx, "mcp-client");
     this.logger.level = config.logLevel;
-    this.registry = new PoolRegistry(this.logger, config.idleCloseMs);
+    this.registry = new PoolRegistry(this.logger, config.idleCloseMs, config.connectWaitMs);
     ctx.on("dispose", () => this.registry.closeAll());
   }
 

@@ -9,7 +9,7 @@ export { loadMcpConfig, type McpConfigLog, type NamedServer } from "./config/loa
 export { McpPool } from "./pool/mcp-pool.js";
 export { ServerConnection } from "./pool/server-connection.js";
 export { McpScheme } from "./mcp-scheme.js";
-export { exposedToolNames, foldToolName } from "./tools/names.js";
+export { exposedToolNames, foldToolName, MAX_TOOL_NAME, serverPrefix } from "./tools/names.js";
 
 export const name = "ishiki-mcp-client";
 export const usage = [

@@ -19,7 +19,7 @@ const seen: IncomingHttpHeaders[] = [];
 beforeEach(async () => {
   http = createServer((req, res) => {
     seen.push(req.headers);
-    const server = createFixtureServer({ instructions: "Served over HTTP.", headers: () => ({ ...req.headers }) });
+    const server = createFixtureServer({ instructions: "Served over HTTP.", headers: () => ({ ...req.headers }), resources: !req.url?.includes("bare") });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on("close", () => {
       void transport.close();
@@ -56,7 +56,7 @@ async function resourceError(promise: Promise<unknown>): Promise<string> {
 
 describe("streamable HTTP", () => {
   it("MC-4 MC-15 MC-17 an http server serves calls with its headers and instructions; header values are not logged", async () => {
-    const { tools, instance } = await withServers({ web: { type: "http", url, headers: { Authorization: "Bearer http-secret-42" } } });
+    const { tools, instance } = await withServers({ web: { type: "http", url: `${url}?bare`, headers: { Authorization: "Bearer http-secret-42" } } });
     const set = await tools();
     expect(await call(set, "web-echo", { text: "over http" })).toEqual([{ type: "text", text: "echo: over http" }]);
     expect((await whoami(set, "web-whoami")).headers?.authorization).toBe("Bearer http-secret-42");

@@ -4,31 +4,13 @@ import { Service } from "koishi";
 import type { Context } from "koishi";
 import { Extension } from "koishi-plugin-ishiki";
 import { afterEach, describe, expect, it } from "vitest";
-import { alive, channel, readText, startKernel, stdio, until, writeJson, type Kernel } from "./support.js";
+import { alive, channel, entries, startKernel, stdio, toolOutputs, until, writeJson, type Kernel } from "./support.js";
 
 let kernel: Kernel | undefined;
 afterEach(async () => {
   await kernel?.dispose();
   kernel = undefined;
 });
-
-interface StoredEntry {
-  type: string;
-  data: { role?: string; type?: string; content?: unknown; data?: unknown };
-}
-
-async function entries(home: string): Promise<StoredEntry[]> {
-  return (await readText(join(home, "events.jsonl"))).split("\n").filter(Boolean).map((line) => JSON.parse(line) as StoredEntry);
-}
-
-function toolOutputs(list: StoredEntry[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const entry of list) {
-    if (entry.type !== "message" || entry.data.role !== "tool" || !Array.isArray(entry.data.content)) continue;
-    for (const part of entry.data.content as Array<{ type: string; toolName: string; output: unknown }>) if (part.type === "tool-result") out[part.toolName] = part.output;
-  }
-  return out;
-}
 
 async function listAll(dir: string): Promise<string[]> {
   return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);

@@ -34,6 +34,7 @@ export interface Kernel {
 export interface KernelOptions {
   replies?: ScriptedReply[];
   idleCloseMs?: number;
+  connectWaitMs?: number;
   /** Writes config files into the data directory before the app starts. */
   prepare?: (dir: string) => Promise<void>;
   plugins?: (app: Context) => void;
@@ -45,13 +46,15 @@ export async function startKernel(profiles: Record<string, unknown>, options: Ke
   await options.prepare?.(dir);
   const logs: string[] = [];
   const target: Logger.Target = { colors: 0, levels: { base: 3 }, record: (record) => void logs.push(`${record.name} ${record.type}: ${record.content}`) };
+  // Only into `logs`: Koishi's console target would print every line of a passing test.
+  const console = Logger.targets.splice(0, Logger.targets.length);
   Logger.targets.push(target);
   const replies = options.replies ?? [{ calls: [{ id: "f", name: "finish" }] }];
   const model = scriptedModel(replies);
   const prompts = model.prompts;
   const app = new Context();
   app.plugin(IshikiService, { dataPath: dir, profiles, models: { providers: {}, groups: {} } });
-  app.plugin(McpClientExtension, { logLevel: 3, idleCloseMs: options.idleCloseMs ?? 60_000 });
+  app.plugin(McpClientExtension, { logLevel: 3, idleCloseMs: options.idleCloseMs ?? 60_000, connectWaitMs: options.connectWaitMs ?? 5_000 });
   options.plugins?.(app);
   await app.start();
   app.ishiki.gateway.defineApi("scripted", () => ({ specificationVersion: "v4", languageModel: () => model }) as never);
@@ -63,7 +66,7 @@ export async function startKernel(profiles: Record<string, unknown>, options: Ke
     logs,
     async dispose() {
       await app.stop();
-      Logger.targets.splice(Logger.targets.indexOf(target), 1);
+      Logger.targets.splice(0, Logger.targets.length, ...console);
       await rm(dir, { recursive: true, force: true });
     },
   };
@@ -152,4 +155,24 @@ export function alive(pid: number): boolean {
 
 export async function readText(path: string): Promise<string> {
   return readFile(path, "utf8");
+}
+
+export interface StoredEntry {
+  type: string;
+  data: { role?: string; type?: string; content?: unknown; data?: unknown };
+}
+
+/** The runtime's events.jsonl, parsed. */
+export async function entries(home: string): Promise<StoredEntry[]> {
+  return (await readText(join(home, "events.jsonl"))).split("\n").filter(Boolean).map((line) => JSON.parse(line) as StoredEntry);
+}
+
+/** Each tool's last result output in the stored messages, by tool name. */
+export function toolOutputs(list: StoredEntry[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const entry of list) {
+    if (entry.type !== "message" || entry.data.role !== "tool" || !Array.isArray(entry.data.content)) continue;
+    for (const part of entry.data.content as Array<{ type: string; toolName: string; output: unknown }>) if (part.type === "tool-result") out[part.toolName] = part.output;
+  }
+  return out;
 }

@@ -139,13 +139,13 @@ describe("tools of a stdio server", () => {
 
   it("MC-15 instructions of connected servers under ### MCP server <name>; off per server; empty when none", async () => {
     const { instance } = await withServers({
-      one: stdio({ env: { FIXTURE_INSTRUCTIONS: "Use one carefully." } }),
-      two: stdio({ env: { FIXTURE_INSTRUCTIONS: "Two is quiet." }, instructions: false }),
-      three: stdio({ env: { FIXTURE_INSTRUCTIONS: "Three speaks." } }),
+      one: stdio({ env: { FIXTURE_INSTRUCTIONS: "Use one carefully.", FIXTURE_RESOURCES: "0" } }),
+      two: stdio({ env: { FIXTURE_INSTRUCTIONS: "Two is quiet.", FIXTURE_RESOURCES: "0" }, instructions: false }),
+      three: stdio({ env: { FIXTURE_INSTRUCTIONS: "Three speaks.", FIXTURE_RESOURCES: "0" } }),
     });
     expect(await instance.extendInstructions!()).toBe("### MCP server one\nUse one carefully.\n\n### MCP server three\nThree speaks.");
     await kernel!.dispose();
-    const { instance: silent } = await withServers({ four: stdio() });
+    const { instance: silent } = await withServers({ four: stdio({ env: { FIXTURE_RESOURCES: "0" } }) });
     expect(await silent.extendInstructions!()).toBe("");
   });
 });

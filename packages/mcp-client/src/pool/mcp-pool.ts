@@ -1,6 +1,7 @@
 import type { Logger } from "koishi";
 import type { ToolSet } from "koishi-plugin-ishiki";
 import type { NamedServer } from "../config/load.js";
+import { resourceInstructions } from "../resources/catalog.js";
 import { createMcpTool } from "../tools/mcp-tool.js";
 import { exposedToolNames } from "../tools/names.js";
 import { ServerConnection } from "./server-connection.js";
@@ -12,7 +13,10 @@ import { ServerConnection } from "./server-connection.js";
  */
 export class McpPool {
   public readonly connections: ServerConnection[];
-  /** Settles when every server's first attempt connected or failed (each bounded by its `connectTimeoutMs`). */
+  /**
+   * Settles when every server's first attempt connected or failed, or `waitMs` after creation, whichever is
+   * first: the bound of what the first assembly waits for. A slower server joins a later turn.
+   */
   public readonly ready: Promise<void>;
   private users = 0;
   private idle: NodeJS.Timeout | undefined;
@@ -25,9 +29,12 @@ export class McpPool {
     private readonly logger: Logger,
     private readonly idleMs: number,
     private readonly onIdle: () => void,
+    waitMs: number,
   ) {
     this.connections = servers.map((server) => new ServerConnection(server, logger, () => (this.revision += 1)));
-    this.ready = Promise.all(this.connections.map((connection) => connection.start())).then(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)).unref());
+    this.ready = Promise.race([Promise.all(this.connections.map((connection) => connection.firstAttempt)), bound]).then(() => clearTimeout(timer));
   }
 
   public get closed(): boolean {
@@ -47,8 +54,9 @@ export class McpPool {
     this.idle.unref();
   }
 
+  /** The server of a name or of an ASCII-safe prefix (what `mcp://` URLs carry). */
   public connection(name: string): ServerConnection | undefined {
-    return this.connections.find((connection) => connection.name === name);
+    return this.connections.find((connection) => connection.name === name) ?? this.connections.find((connection) => connection.prefix === name);
   }
 
   /**
@@ -76,12 +84,17 @@ export class McpPool {
     return this.built.tools;
   }
 
-  /** Each connected server's instructions (MC-15), `undefined` when none. */
+  /**
+   * Each connected server's instructions (MC-15), then the resource section naming the connected servers'
+   * resources and templates as `mcp://` URLs; `undefined` when there is neither.
+   */
   public instructions(): string | undefined {
     const parts = this.connections.flatMap((connection) => {
       const text = connection.instructions;
       return text === undefined ? [] : [`### MCP server ${connection.name}\n${text}`];
     });
+    const resources = resourceInstructions(this.connections.filter((connection) => connection.state === "connected"));
+    if (resources !== undefined) parts.push(resources);
     return parts.length === 0 ? undefined : parts.join("\n\n");
   }
 

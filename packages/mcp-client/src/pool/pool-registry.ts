@@ -14,6 +14,7 @@ export class PoolRegistry {
   public constructor(
     private readonly logger: Logger,
     private readonly idleMs: number,
+    private readonly waitMs: number,
   ) {}
 
   /** The root's pool with one more user; pair every call with `pool.release()`. */
@@ -42,7 +43,7 @@ export class PoolRegistry {
     const pool: McpPool = new McpPool(servers, this.logger, this.idleMs, () => {
       this.logger.info("[%s] MCP pool idle; closing", host.profileId);
       void this.drop(host.root, pool);
-    });
+    }, this.waitMs);
     host.fiber.on("dispose", () => void this.drop(host.root, pool));
     return pool;
   }

@@ -1,9 +1,8 @@
-import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { jsonSchema, tool } from "koishi-plugin-ishiki";
 import type { JSONSchema7, Tool } from "koishi-plugin-ishiki";
 import type { ServerConnection } from "../pool/server-connection.js";
-
-type ContentBlock = CallToolResult["content"][number];
+import { modelBlocks, type ContentBlock } from "./content.js";
 
 /** The default `outputSchema` (MC-12): the raw MCP content blocks the tool returned. */
 const CONTENT_BLOCKS: JSONSchema7 = {
@@ -24,8 +23,9 @@ const blocksOf = new WeakMap<object, ContentBlock[]>();
 
 /**
  * One MCP tool as an AI SDK tool (MC-12, MC-13): the server's `inputSchema`; `execute` returns the content
- * blocks (or the structured content when the tool declares an output schema) and `toModelOutput` hands the raw
- * blocks to the exit as JSON, which extracts their media.
+ * blocks, with resource links as `mcp://` URLs and text blobs as text (`modelBlocks`), or the structured
+ * content when the tool declares an output schema; `toModelOutput` hands the blocks to the exit as JSON,
+ * which extracts their media.
  */
 export function createMcpTool(connection: ServerConnection, definition: McpTool, exposed: string): Tool {
   const structured = definition.outputSchema !== undefined;
@@ -35,7 +35,7 @@ export function createMcpTool(connection: ServerConnection, definition: McpTool,
     outputSchema: jsonSchema((definition.outputSchema as JSONSchema7 | undefined) ?? CONTENT_BLOCKS),
     execute: async (input, { abortSignal }) => {
       const result = await connection.callTool(definition.name, exposed, input, abortSignal);
-      const content = result.content ?? [];
+      const content = modelBlocks(connection.prefix, result.content ?? []);
       const value = result.structuredContent;
       if (!structured || value === undefined) return content;
       blocksOf.set(value, content);

@@ -1,47 +1,42 @@
 import type { JSONSchema7 } from "@ai-sdk/provider";
+import { inlineLocalRefs, isSchemaMap, mapValues } from "./schema-refs.js";
 
-const UNSUPPORTED = new Set(["propertyNames", "additionalProperties", "uniqueItems", "$schema"]);
+const UNSUPPORTED = new Set(["propertyNames", "additionalProperties", "uniqueItems", "$schema", "patternProperties", "$id", "$comment"]);
 
 /**
- * Reduces a tool's JSON Schema to what Google's Generative AI accepts (spec 06 EN-39): drops `propertyNames`,
- * `additionalProperties`, `uniqueItems` and `$schema`, and inlines local `$ref`s (`#`, `#/$defs/…`,
- * `#/definitions/…`); a recursive reference is cut to an empty schema rather than looping.
+ * Reduces a tool's JSON Schema to what Google's Generative AI accepts (spec 06 EN-39): local `$ref`s inlined
+ * (`inlineLocalRefs`); `propertyNames`, `additionalProperties`, `uniqueItems`, `patternProperties`, `$schema`,
+ * `$id` and `$comment` dropped; `type: [t, "null"]` becomes `type: t` with `nullable: true`, and several
+ * types an `anyOf` of one type each; `const` becomes a one-value `enum` (strings) or just its type.
  */
 export function sanitizeGeminiSchema(schema: JSONSchema7): JSONSchema7 {
-  const root = schema as Record<string, unknown>;
-  const visit = (node: unknown, seen: readonly string[]): unknown => {
-    if (Array.isArray(node)) return node.map((item) => visit(item, seen));
-    if (typeof node !== "object" || node === null) return node;
-    const record = node as Record<string, unknown>;
-    if (typeof record.$ref === "string") {
-      const ref = record.$ref;
-      const target = resolvePointer(root, ref);
-      if (target === undefined || seen.includes(ref)) return {};
-      return visit(target, [...seen, ref]);
-    }
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(record)) {
-      if (UNSUPPORTED.has(key) || key === "$defs" || key === "definitions") continue;
-      out[key] = key === "properties" ? mapValues(value, (item) => visit(item, seen)) : visit(value, seen);
-    }
-    return out;
-  };
-  return visit(schema, []) as JSONSchema7;
+  return reduce(inlineLocalRefs(schema)) as JSONSchema7;
 }
 
-function mapValues(value: unknown, map: (item: unknown) => unknown): unknown {
-  if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, map(item)]));
-}
-
-function resolvePointer(root: Record<string, unknown>, ref: string): unknown {
-  if (ref === "#") return root;
-  if (!ref.startsWith("#/")) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split("/")) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
+function reduce(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(reduce);
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (UNSUPPORTED.has(key)) continue;
+    out[key] = isSchemaMap(key) ? mapValues(value, reduce) : reduce(value);
   }
-  return node;
+  if ("const" in out) {
+    const value = out.const;
+    delete out.const;
+    if (typeof value === "string") out.enum = [value];
+    out.type ??= value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? "number" : typeof value;
+  }
+  if (Array.isArray(out.type)) return splitTypes(out, out.type as string[]);
+  return out;
+}
+
+/** `type: [...]`, which Gemini rejects: one type (plus `nullable`) or an `anyOf` of single types. */
+function splitTypes(node: Record<string, unknown>, types: string[]): Record<string, unknown> {
+  const { type: _type, ...rest } = node;
+  const concrete = types.filter((type) => type !== "null");
+  const nullable = concrete.length < types.length ? { nullable: true } : {};
+  if (concrete.length === 0) return { ...rest, type: "null" };
+  if (concrete.length === 1) return { ...rest, type: concrete[0], ...nullable };
+  return { ...rest, anyOf: concrete.map((type) => ({ type })), ...nullable };
 }

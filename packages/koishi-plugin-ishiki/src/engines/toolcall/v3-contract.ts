@@ -1,4 +1,5 @@
 import type { LanguageModelV4FunctionTool } from "@ai-sdk/provider";
+import { inlineLocalRefs } from "./schema-refs.js";
 
 /** The v3 JSON action protocol the model is asked to follow (spec 06 EN-41). */
 export const V3_CONTRACT = `# How you act
@@ -19,7 +20,8 @@ Answer every time with exactly one fenced \`json\` block and nothing else:
 
 /**
  * The catalog (EN-41): per tool its name, `desc:` and `params:` lines `key: (type) **(required)** description`
- * (or "requires no parameters"), tools separated by `---`.
+ * (or "requires no parameters"), tools separated by `---`. Local `$ref`s are followed, so a parameter defined
+ * in `$defs` shows its real type.
  */
 export function renderV3Catalog(tools: readonly LanguageModelV4FunctionTool[]): string {
   if (tools.length === 0) return "# Functions\n\nNo functions are available: use an empty `actions` list.";
@@ -30,6 +32,7 @@ interface JsonSchemaLike {
   type?: string | string[];
   description?: string;
   enum?: unknown[];
+  const?: unknown;
   items?: JsonSchemaLike;
   anyOf?: JsonSchemaLike[];
   oneOf?: JsonSchemaLike[];
@@ -38,7 +41,7 @@ interface JsonSchemaLike {
 }
 
 function renderTool(tool: LanguageModelV4FunctionTool): string {
-  const schema = tool.inputSchema as JsonSchemaLike;
+  const schema = inlineLocalRefs(tool.inputSchema) as JsonSchemaLike;
   const properties = Object.entries(schema.properties ?? {});
   const required = new Set(schema.required ?? []);
   const lines = [`name: ${tool.name}`, `desc: ${oneLine(tool.description ?? "")}`];
@@ -55,6 +58,7 @@ function renderTool(tool: LanguageModelV4FunctionTool): string {
 
 function typeOf(schema: JsonSchemaLike): string {
   if (schema.enum) return schema.enum.map((value) => JSON.stringify(value)).join(" | ");
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
   const union = schema.anyOf ?? schema.oneOf;
   if (union) return union.map(typeOf).join(" | ");
   const type = Array.isArray(schema.type) ? schema.type.join(" | ") : (schema.type ?? "any");
