@@ -6,5 +6,6 @@ export default [
   "packages/workspace",
   "packages/mcp-client",
   "packages/onebot-actions",
+  "packages/memory",
   "examples/extensions",
 ];
