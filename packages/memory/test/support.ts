@@ -49,7 +49,7 @@ export async function startKernel(profiles: Record<string, unknown>, options: St
   ]);
   app.plugin(sqlite, { path: join(dir, "memory.db") });
   app.plugin(IshikiService, { dataPath: dir, profiles, models: { providers: {}, groups: {} } });
-  app.plugin(MemoryExtension, { logLevel: 2, ...options.memory });
+  app.plugin(MemoryExtension, { logLevel: 2, adminAuthority: 4, ...options.memory } as MemoryExtension.Config);
   await app.start();
   app.ishiki.gateway.defineApi("scripted", () => ({
     specificationVersion: "v4",
