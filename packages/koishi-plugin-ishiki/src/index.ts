@@ -37,6 +37,8 @@ export type {
 } from "@yesimagent/gateway";
 
 export { containPath, FileScheme, ResourceError } from "./resources/index.js";
+// The CJK-aware tokenizer of tool search (spec 05 CT-24), for extensions that index text the same way.
+export { tokenize } from "./toolsearch/index.js";
 export type {
   ArtifactContent,
   FileEntry,
