@@ -1,5 +1,7 @@
-// Builds the package in the current directory for publishing: one CommonJS entry (the Koishi loader
-// `require()`s plugins, and a stock install has no ESM patch for @koishijs/loader) plus declarations.
+// Builds the package in the current directory for publishing: a CommonJS bundle per entry point (the Koishi
+// loader `require()`s plugins, and a stock install has no ESM patch for @koishijs/loader) plus declarations.
+// The entries are the package.json exports whose `ishiki:source` names a source file: `src/index.ts` always,
+// and e.g. `./sqlite` → `src/sqlite/index.ts` built to that export's `require` file.
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -12,9 +14,12 @@ const pkg = require("./package.json");
 
 rmSync(join(cwd, "lib"), { recursive: true, force: true });
 
-await build({
-  entryPoints: [join(cwd, "src/index.ts")],
-  outfile: join(cwd, "lib/index.cjs"),
+const entries = Object.values(pkg.exports ?? {}).filter((entry) => typeof entry === "object" && entry["ishiki:source"] && entry.require);
+if (entries.length === 0) entries.push({ "ishiki:source": "./src/index.ts", require: "./lib/index.cjs" });
+
+for (const entry of entries) await build({
+  entryPoints: [join(cwd, entry["ishiki:source"])],
+  outfile: join(cwd, entry.require),
   bundle: true,
   // Dependencies stay `require()` calls: Node >= 20.19 loads ESM-only ones such as `ai` that way.
   packages: "external",

@@ -13,6 +13,7 @@ const packages = {
   "koishi-plugin-ishiki-workspace": join(repo, "packages/workspace"),
   "koishi-plugin-ishiki-mcp-client": join(repo, "packages/mcp-client"),
   "koishi-plugin-ishiki-onebot-actions": join(repo, "packages/onebot-actions"),
+  "koishi-plugin-ishiki-memory": join(repo, "packages/memory"),
 };
 const requireFromCore = createRequire(join(packages["koishi-plugin-ishiki"], "package.json"));
 
@@ -85,15 +86,17 @@ describe("published plugins load in a stock Koishi app (OV-10, QA-23)", () => {
   });
 
   it("QA-23 the extension packages load after the kernel through the same require() path", async () => {
-    // A profile enabling the three extensions activates only once their built services exist; no model is called,
+    // A profile enabling the four extensions activates only once their built services exist; no model is called,
     // so the provider's address is never reached.
     const ishiki = {
       models: { providers: { local: { api: "openai-completions", baseUrl: "http://127.0.0.1:9/v1", models: [{ id: "m" }] } } },
-      profiles: { demo: { model: "local:m", channels: { "sandbox:*:*": ["*"] }, extends: { workspace: {}, "mcp-client": {}, "onebot-actions": {} } } },
+      profiles: { demo: { model: "local:m", channels: { "sandbox:*:*": ["*"] }, extends: { workspace: {}, "mcp-client": {}, "onebot-actions": {}, memory: {} } } },
     };
-    const dir = await createApp({ ishiki, "ishiki-workspace": {}, "ishiki-mcp-client": {}, "ishiki-onebot-actions": {} });
+    // Memory needs Koishi's database: SQLite from the memory package's one-line wrapper of the minato driver.
+    const dir = await createApp({ "ishiki-memory/sqlite": { path: "data/koishi.db" }, ishiki, "ishiki-workspace": {}, "ishiki-mcp-client": {}, "ishiki-onebot-actions": {}, "ishiki-memory": {} });
     dirs.push(dir);
-    const output = await start(dir, /\[demo\] profile active/);
+    // Both lines, in either order: the profile activates, and SQLite creates the memory tables once it is ready.
+    const output = await start(dir, /^(?=[\s\S]*\[demo\] profile active)(?=[\s\S]*auto creating table ishiki_memory_usage)/);
     expect(output).toMatch(/\[demo\] profile active/);
     expect(output).not.toMatch(/\[E\]/);
   });

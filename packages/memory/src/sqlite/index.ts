@@ -1,3 +1,5 @@
+import { mkdir } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { Schema } from "koishi";
 import type { Context } from "koishi";
 import { SQLiteDriver } from "@minatojs/driver-sqlite";
@@ -21,6 +23,8 @@ export const Config: Schema<Config> = Schema.object({
   "en-US": { path: "Database file, relative to Koishi's base directory; `:memory:` keeps nothing on disk." },
 });
 
-export function apply(ctx: Context, config: Config): void {
+/** Creates the file's directory first: the driver refuses a path whose directory does not exist yet. */
+export async function apply(ctx: Context, config: Config): Promise<void> {
+  if (config.path !== ":memory:") await mkdir(dirname(resolve(ctx.baseDir, config.path)), { recursive: true });
   ctx.plugin(SQLiteDriver, config);
 }
