@@ -48,14 +48,15 @@ export class MemoryScheme implements SchemeHandler {
     const memories = await this.memory.memories();
     const ordered = (records: MemoryRecord[]) => listing(records.reverse());
     if (kind === "profile" && id === "") return ordered(memories.about("profile", ""));
-    if (kind === "person" && id !== "") return ordered(memories.about("person", this.memory.resolveSubject("person", id, undefined).subject));
-    if (kind === "channel") {
-      try {
-        return ordered(memories.about("channel", this.memory.resolveSubject("channel", id === "" ? undefined : id, undefined).subject));
-      } catch (error) {
-        throw new ResourceError("resource_not_found", `${input}: ${(error as Error).message}`);
-      }
+    if (kind !== "person" && kind !== "channel") throw new ResourceError("invalid_resource_uri", `${input}: ${USAGE}`);
+    if (kind === "person" && id === "") throw new ResourceError("invalid_resource_uri", `${input}: ${USAGE}`);
+    let subject: string;
+    try {
+      subject = this.memory.resolveSubject(kind, id === "" ? undefined : id, undefined).subject;
+    } catch (error) {
+      // Another channel of a channel runtime, or a subject whose platform is unknown: nothing to show here.
+      throw new ResourceError("resource_not_found", `${input}: ${(error as Error).message}`);
     }
-    throw new ResourceError("invalid_resource_uri", `${input}: ${USAGE}`);
+    return ordered(memories.about(kind, subject));
   }
 }

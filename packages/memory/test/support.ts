@@ -3,11 +3,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Context, Logger } from "koishi";
+import { Context, Logger, Service } from "koishi";
 import IshikiService, { createCustomMessage } from "koishi-plugin-ishiki";
-import type { ChannelDomain, IshikiEvent, IshikiMessageCreated, LanguageModelV4CallOptions, ToolSet } from "koishi-plugin-ishiki";
+import type { ChannelDomain, ExtensionHost, IshikiEvent, IshikiMessageCreated, LanguageModelV4CallOptions, RuntimeDomain, ToolSet } from "koishi-plugin-ishiki";
 import * as sqlite from "../src/sqlite/index.js";
-import { MemoryExtension } from "../src/index.js";
+import { MemoryExtension, MemorySettings } from "../src/index.js";
 import { scriptedModel, type ScriptedReply } from "../../core/test/agent-support.js";
 
 export type Reply = Exclude<ScriptedReply, Function>;
@@ -136,4 +136,37 @@ export function toolResults(options: LanguageModelV4CallOptions): Record<string,
 export async function call<T = unknown>(tools: ToolSet, name: string, input: unknown): Promise<T> {
   const execute = tools[name].execute as (input: unknown, options: unknown) => Promise<T>;
   return execute(input, { toolCallId: `call-${name}`, messages: [] });
+}
+
+/**
+ * Invokes the memory service of the app directly for a runtime of `profile` at `domain` (a real runtime's home
+ * and ResourceCenter, so use a profile that does not enable memory itself), with `settings`, attached to the
+ * runtime handle so it learns the runtime's facts.
+ */
+export async function invokeMemory(kernel: Kernel, profile: string, domain: RuntimeDomain, settings: Partial<MemorySettings> = {}) {
+  await until(() => kernel.app.ishiki.profile(profile)?.status === "active");
+  const runtime = await kernel.app.ishiki.runtime(profile, domain as ChannelDomain);
+  const service = (kernel.app as unknown as Record<string, MemoryExtension>)["ishiki.ext.memory"];
+  const warnings: string[] = [];
+  const logger = new Proxy({} as typeof runtime.logger, {
+    get: (_target, key) => (key === "warn" ? (message: string) => warnings.push(message) : Reflect.get(runtime.logger, key)),
+  });
+  const host = {
+    profileId: profile,
+    runtimeId: `${runtime.id}#direct`,
+    root: join(kernel.dir, "profiles", profile),
+    home: runtime.home,
+    dataPath: kernel.dir,
+    fiber: kernel.app,
+    domain,
+    resources: runtime.resources,
+    logger,
+    gateway: kernel.app.ishiki.gateway,
+    profileModel: () => kernel.app.ishiki.gateway.profileModel("mock:m"),
+    runtime,
+  } as unknown as ExtensionHost;
+  const instance = (await service[Service.invoke](host, new MemorySettings(settings as MemorySettings)))!;
+  const detach = await instance.attach?.(runtime);
+  const tools = (await instance.extendTools!()) as ToolSet;
+  return { runtime, instance, tools, warnings, service, detach: () => (detach ? detach() : undefined) };
 }
