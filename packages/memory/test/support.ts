@@ -30,6 +30,8 @@ export interface StartOptions {
   /** Reuse this data directory (and its database): a restart. */
   dir?: string;
   memory?: Partial<MemoryExtension.Config>;
+  /** Extra plugins, loaded before start (e.g. the mock adapter). */
+  plugins?(app: Context): void;
   /** Extra setup after start, before the first wake (e.g. an embedding API). */
   prepare?(app: Context): void;
 }
@@ -47,6 +49,7 @@ export async function startKernel(profiles: Record<string, unknown>, options: St
       return typeof next === "function" ? next(call) : next;
     },
   ]);
+  options.plugins?.(app);
   app.plugin(sqlite, { path: join(dir, "memory.db") });
   app.plugin(IshikiService, { dataPath: dir, profiles, models: { providers: {}, groups: {} } });
   app.plugin(MemoryExtension, { logLevel: 2, adminAuthority: 4, ...options.memory } as MemoryExtension.Config);

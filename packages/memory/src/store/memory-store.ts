@@ -64,7 +64,9 @@ export class MemoryStore {
 
   /** Rows straight from the database, oldest first: for commands, which span profiles. */
   public async query(query: MemoryQuery): Promise<MemoryRecord[]> {
-    const rows = await this.ctx.database.get(MEMORY_TABLE, { ...query });
+    // An undefined key would match nothing rather than everything.
+    const where = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined));
+    const rows = await this.ctx.database.get(MEMORY_TABLE, where);
     return rows.sort((a, b) => a.id - b.id);
   }
 
