@@ -144,8 +144,11 @@ export async function call<T = unknown>(tools: ToolSet, name: string, input: unk
 /**
  * Invokes the memory service of the app directly for a runtime of `profile` at `domain` (a real runtime's home
  * and ResourceCenter, so use a profile that does not enable memory itself), with `settings`, attached to the
- * runtime handle so it learns the runtime's facts.
+ * runtime handle so it learns the runtime's facts. The previous instance on the same runtime is stopped first
+ * (it holds the runtime's `memory://` scheme).
  */
+const live = new Map<string, { stop(): Promise<void> }>();
+
 export async function invokeMemory(kernel: Kernel, profile: string, domain: RuntimeDomain, settings: Partial<MemorySettings> = {}) {
   await until(() => kernel.app.ishiki.profile(profile)?.status === "active");
   const runtime = await kernel.app.ishiki.runtime(profile, domain as ChannelDomain);
@@ -168,8 +171,15 @@ export async function invokeMemory(kernel: Kernel, profile: string, domain: Runt
     profileModel: () => kernel.app.ishiki.gateway.profileModel("mock:m"),
     runtime,
   } as unknown as ExtensionHost;
+  await live.get(runtime.id)?.stop();
   const instance = (await service[Service.invoke](host, new MemorySettings(settings as MemorySettings)))!;
   const detach = await instance.attach?.(runtime);
+  live.set(runtime.id, {
+    async stop() {
+      await instance.stop?.();
+      if (detach) await detach();
+    },
+  });
   const tools = (await instance.extendTools!()) as ToolSet;
   return { runtime, instance, tools, warnings, service, detach: () => (detach ? detach() : undefined) };
 }
