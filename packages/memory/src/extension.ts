@@ -24,6 +24,8 @@ export class MemoryExtension extends Extension<MemorySettings> {
   public override readonly Schema = MemorySettings;
   public readonly store: MemoryStore;
   private readonly consolidations = new Map<string, Consolidation>();
+  /** Profiles whose activation (fiber) releases their in-memory copy when it ends. */
+  private readonly watched = new WeakSet<object>();
 
   public constructor(ctx: Context, config: MemoryExtension.Config) {
     super(ctx, "memory");
@@ -35,6 +37,13 @@ export class MemoryExtension extends Extension<MemorySettings> {
 
   public [Service.invoke](host: ExtensionHost, settings: MemorySettings): ExtensionInstance {
     const profile = host.profileId;
+    if (!this.watched.has(host.fiber)) {
+      this.watched.add(host.fiber);
+      host.fiber.on("dispose", () => {
+        this.consolidations.delete(profile);
+        this.store.release(profile);
+      });
+    }
     const conversation = new Conversation();
     const embedder = settings.embeddingModel === "" ? undefined : new Embedder(host.gateway, settings.embeddingModel, this.store, profile);
     const memory = new RuntimeMemory(this.store, profile, host.domain, settings, conversation, embedder, (message) => host.logger.warn(message));
@@ -58,10 +67,6 @@ export class MemoryExtension extends Extension<MemorySettings> {
       const chosen = () => (model === "" ? host.profileModel() : host.gateway.profileModel(model));
       consolidation = new Consolidation(this.store, host.profileId, settings.consolidation, chosen, settings.maxTextChars, this.logger);
       this.consolidations.set(host.profileId, consolidation);
-      host.fiber.on("dispose", () => {
-        this.consolidations.delete(host.profileId);
-        this.store.release(host.profileId);
-      });
     }
     return consolidation;
   }
