@@ -9,6 +9,7 @@ import type { ChannelDomain, ExtensionHost, IshikiEvent, IshikiMessageCreated, L
 import * as sqlite from "../src/sqlite/index.js";
 import { MemoryExtension, MemorySettings } from "../src/index.js";
 import { scriptedModel, type ScriptedReply } from "../../core/test/agent-support.js";
+import { stopApp } from "../../koishi-plugin-ishiki/test/stop-app.js";
 
 export type Reply = Exclude<ScriptedReply, Function>;
 export const finish: Reply = { calls: [{ id: "f", name: "finish" }] };
@@ -70,7 +71,7 @@ export async function startKernel(profiles: Record<string, unknown>, options: St
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    await app.stop();
+    await stopApp(app);
     Logger.targets.splice(0, Logger.targets.length, ...saved);
   };
   return {
