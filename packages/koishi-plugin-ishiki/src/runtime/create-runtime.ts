@@ -111,7 +111,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       return output.wrapTools(await surface.complete(merged));
     };
     const assembleInstructions = async (): Promise<string> => {
-      const parts: Array<string | undefined> = [baseInstructions(domain.mode === "cross", textReply === "send"), await readPersona(options.root), resourcesInstructions(settings.imageInput)];
+      const parts: Array<string | undefined> = [baseInstructions(domain.mode === "cross", textReply === "send", surface.sandbox !== undefined), await readPersona(options.root), resourcesInstructions(settings.imageInput)];
       for (const { instance } of extensions) parts.push(await instance.extendInstructions?.());
       parts.push(await context.instructions?.());
       return joinInstructions(parts);
