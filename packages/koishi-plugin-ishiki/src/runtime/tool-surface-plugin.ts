@@ -52,14 +52,17 @@ export class ToolSurfacePlugin implements AgentPlugin {
     let changed = false;
     const out = entries.map((entry) => {
       if (entry.type !== "message" || entry.data.role !== "tool") return entry;
+      let explained = false;
       const content = entry.data.content.map((part) => {
         if (part.type !== "tool-result" || (part.output.type !== "error-text" && part.output.type !== "error-json")) return part;
         const error = this.surface.directCallError(part.toolName);
         if (error === undefined) return part;
-        changed = true;
+        explained = true;
         return { ...part, output: { type: "error-text" as const, value: error } };
       });
-      return changed ? { ...entry, data: { ...entry.data, content } } : entry;
+      if (!explained) return entry;
+      changed = true;
+      return { ...entry, data: { ...entry.data, content } };
     });
     return changed ? out : undefined;
   };
