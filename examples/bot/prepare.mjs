@@ -1,23 +1,17 @@
-// Writes a runnable demo app into `dir`: koishi.yml from the pristine copy (with an optional port) and the seed
-// notes the demo journey reads. Used by start.mjs and by the KP-42 test.
-import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
+// Writes a runnable demo app into `dir`: koishi.yml from the pristine copy (with an optional port) and, for a copy
+// outside this directory, the local plugins with the seed notes they put at /home/workspace/notes.txt. Used by
+// start.mjs and by the KP-42 test.
+import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-export const NOTES = `Notes from the planning call:
-- buy oat milk
-- renew the domain before Friday
-- book the meeting room for the retro
-`;
+/** The files a copy of the demo needs beside koishi.yml (the loader and the market read package.json). */
+export const DEMO_FILES = ["package.json", "demo-model.cjs", "demo-notes.cjs", "notes.txt"];
 
 export async function prepareApp({ dir = here, port = 5140 } = {}) {
   const pristine = await readFile(join(here, "koishi.pristine.yml"), "utf8");
   await writeFile(join(dir, "koishi.yml"), pristine.replace(/^    port: 5140$/m, `    port: ${port}`));
-  if (dir !== here) await copyFile(join(here, "demo-model.cjs"), join(dir, "demo-model.cjs"));
-  const notes = join(dir, "data/ishiki/profiles/demo/notes");
-  await mkdir(notes, { recursive: true });
-  if (!existsSync(join(notes, "notes.txt"))) await writeFile(join(notes, "notes.txt"), NOTES);
+  if (dir !== here) for (const file of DEMO_FILES) await copyFile(join(here, file), join(dir, file));
 }

@@ -31,6 +31,7 @@ export interface MockKernelOptions {
   languageModel?: LanguageModelV4;
   selfId?: string;
   debugStream?: boolean;
+  logLevel?: number;
 }
 
 export async function startMockKernel(options: MockKernelOptions): Promise<MockKernel> {
@@ -50,6 +51,7 @@ export async function startMockKernel(options: MockKernelOptions): Promise<MockK
     profiles: options.profiles ?? {},
     models: { providers: {}, groups: {} },
     debugStream: options.debugStream ?? false,
+    ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
   });
   // The scripted dialect must exist before the first runtime; define it as soon as the service is set.
   app.inject(["ishiki"], (ctx) => {

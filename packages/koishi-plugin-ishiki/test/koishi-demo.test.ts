@@ -1,8 +1,10 @@
-// KP-42: the examples/bot configuration boots (`koishi start` on a free port, in a temp copy) and completes one demo
-// exchange through the sandbox bot, spoken over the console's WebSocket as the sandbox page does.
+// KP-42: the examples/bot configuration boots (`koishi start` on a free port, in a temp copy) and walks seed 000's
+// journey (00 §6) through the sandbox bot, spoken over the console's WebSocket as the sandbox page does: the notes
+// file at /home/workspace/notes.txt, the seed's program, a reply with the count and the URL (issue 20).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, symlink } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -13,6 +15,18 @@ import { afterAll, describe, expect, it } from "vitest";
 import { sse, startServer } from "../../gateway/test/gateway-servers.js";
 
 const bot = fileURLToPath(new URL("../../../examples/bot", import.meta.url));
+const { SEED_PROGRAM } = createRequire(import.meta.url)(join(bot, "demo-model.cjs")) as { SEED_PROGRAM: string };
+const NOTES = await readFile(join(bot, "notes.txt"), "utf8");
+const TODO_LINES = NOTES.split("\n").filter((line) => line.startsWith("TODO:"));
+const TASKS_URL = "workspace:///home/workspace/tasks.txt";
+
+/** The workspace of the one runtime the sandbox user's private chat created. */
+async function workspaceOf(dir: string): Promise<string> {
+  const runtimes = join(dir, "data/ishiki/profiles/demo/runtimes");
+  const [account] = await readdir(runtimes);
+  const [channel] = await readdir(join(runtimes, account));
+  return join(runtimes, account, channel, "workspace");
+}
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -27,6 +41,8 @@ interface Demo {
   output(): string;
   /** Sends one private message from `alice` through the sandbox and resolves with the bot's first reply. */
   talk(text: string): Promise<{ content: string; channel: string }>;
+  /** The console's `data` pushes seen by the last `talk`, by key. */
+  data: Map<string, unknown>;
 }
 
 const running: Array<{ dir: string; child: ChildProcess }> = [];
@@ -54,14 +70,17 @@ async function bootDemo(extraEnv: Record<string, string>): Promise<Demo> {
     if (Date.now() - start > 30_000) throw new Error(`demo did not start; output:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  const data = new Map<string, unknown>();
   return {
     dir,
+    data,
     output: () => output,
     async talk(text) {
       const socket = new WebSocket(`ws://127.0.0.1:${port}/status`);
       const replies: Array<{ content: string; user: string; channel: string }> = [];
       socket.on("message", (raw) => {
         const message = JSON.parse(raw.toString());
+        if (message.type === "data") data.set(message.body.key, message.body.value);
         if (message.type === "sandbox/message" && message.body.user !== "alice") replies.push(message.body);
         if (message.type === "sandbox/request") socket.send(JSON.stringify({ type: "sandbox/response", args: [message.body.nonce, null] }));
       });
@@ -93,14 +112,66 @@ describe("the demo app (KP-40 .. KP-42)", () => {
     }
   });
 
-  it("KP-41 KP-42 the scripted demo model walks search, codemode over notes.txt and send_message in the sandbox", async () => {
+  it("KP-41 KP-42 OV-17..OV-24 the scripted demo model walks seed 000 in the sandbox, in English and in Chinese; the console has its config and market pages", async () => {
     const demo = await bootDemo({});
     const reply = await demo.talk("hello, please plan my notes");
     expect(reply.channel).toBe("@alice");
-    expect(reply.content).toMatch(/^\[demo model\] I read notes\.txt and wrote tasks\.txt/);
-    expect(reply.content).toContain("buy oat milk");
-    const tasks = await readFile(join(demo.dir, "data/ishiki/profiles/demo/notes/tasks.txt"), "utf8");
-    expect(tasks).toContain("[ ] renew the domain before Friday");
+    expect(reply.content).toBe(`[demo model] I found ${TODO_LINES.length} TODO lines in /home/workspace/notes.txt and wrote them to ${TASKS_URL}.`);
+    const workspace = await workspaceOf(demo.dir);
+    expect(await readFile(join(workspace, "notes.txt"), "utf8")).toBe(NOTES);
+    expect(await readFile(join(workspace, "tasks.txt"), "utf8")).toBe(TODO_LINES.join("\n"));
+    // The console loads the config and market pages: their client entries are served for the plugins in koishi.yml.
+    const plugins = Object.keys((demo.data.get("config") as { plugins: Record<string, unknown> }).plugins);
+    const idents = ["config:", "market:"].map((name) => plugins.find((key) => key.startsWith(name))!.split(":")[1]);
+    const paths = Object.values(demo.data.get("entry") as Record<string, { paths: string[] }>).flatMap((entry) => entry.paths);
+    expect(paths).toEqual(expect.arrayContaining(idents));
+
+    const chinese = await demo.talk("帮我整理一下笔记");
+    expect(chinese.content).toBe(`[demo model] 我在 /home/workspace/notes.txt 里找到 ${TODO_LINES.length} 条待办，已写入 ${TASKS_URL}。`);
+    // OV-24: the fact stream holds no notes text (the model saw only { count, url }).
+    const events = await readFile(join(workspace, "../events.jsonl"), "utf8");
+    for (const line of NOTES.split("\n").filter(Boolean)) expect(events).not.toContain(line);
+  }, 90_000);
+
+  it("issue 20: a real OpenAI-compatible endpoint playing the seed's program finds the notes, gets only { count, url }, and no TODO line reaches a request", async () => {
+    const toolResults: Array<{ name: string; content: string }> = [];
+    const relay = await startServer((request, response) => {
+      const chunk = (delta: unknown, finish: string | null = null) => ({ id: "c", object: "chat.completion.chunk", created: 1, model: request.body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+      // What this turn did: the tool results after the latest message from the user (not the kernel's catalogs).
+      const messages = request.body.messages as Array<{ role: string; content: unknown; tool_calls?: Array<{ id: string; function: { name: string } }>; tool_call_id?: string }>;
+      const names = new Map<string, string>();
+      let results: Array<{ name: string; content: string }> = [];
+      for (const message of messages) {
+        for (const call of message.tool_calls ?? []) names.set(call.id, call.function.name);
+        const text = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
+        if (message.role === "user" && !text.startsWith("Code mode capability update")) results = [];
+        if (message.role === "tool") results.push({ name: names.get(message.tool_call_id!) ?? "?", content: text });
+      }
+      toolResults.push(...results.filter((result) => !toolResults.includes(result)));
+      const program = results.find((result) => result.name === "codemode");
+      const next = !results.some((result) => result.name === "search")
+        ? { name: "search", input: { query: "write_file" } }
+        : !program
+          ? { name: "codemode", input: { js: SEED_PROGRAM } }
+          : { name: "send_message", input: { messages: [`${(JSON.parse(program.content) as { count: number }).count} TODO lines: ${(JSON.parse(program.content) as { url: string }).url}`] } };
+      const call = { index: 0, id: `call_${request.body.messages.length}`, type: "function", function: { name: next.name, arguments: JSON.stringify(next.input) } };
+      sse(response, [{ data: chunk({ role: "assistant", content: "" }) }, { data: chunk({ tool_calls: [call] }) }, { data: chunk({}, "tool_calls") }, { data: "[DONE]" }]);
+    });
+    try {
+      const demo = await bootDemo({ ISHIKI_BASE_URL: `${relay.url}/v1`, ISHIKI_MODEL: "seed-player" });
+      const reply = await demo.talk("please plan my notes");
+      expect(reply.content).toBe(`3 TODO lines: ${TASKS_URL}`);
+      const codemode = toolResults.find((result) => result.name === "codemode")!;
+      expect(JSON.parse(codemode.content)).toEqual({ count: TODO_LINES.length, url: TASKS_URL });
+      expect(await readFile(join(await workspaceOf(demo.dir), "tasks.txt"), "utf8")).toBe(TODO_LINES.join("\n"));
+      expect(relay.received.length).toBeGreaterThanOrEqual(3);
+      for (const { body } of relay.received) {
+        const text = JSON.stringify(body);
+        for (const line of NOTES.split("\n").filter(Boolean)) expect(text).not.toContain(line);
+      }
+    } finally {
+      await relay.close();
+    }
   }, 90_000);
 
   it("KP-41 ISHIKI_BASE_URL and ISHIKI_MODEL select that OpenAI-compatible endpoint; one alone logs what is missing", async () => {

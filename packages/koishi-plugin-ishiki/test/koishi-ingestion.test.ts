@@ -54,6 +54,20 @@ describe("routing and ingestion (KP-12 .. KP-14, KP-23 .. KP-28)", () => {
     expect(existsSync(home(kernel, "p", "gx"))).toBe(false);
   });
 
+  it("issue 20: activation says what the profile claims; a message nobody claims is counted at logLevel 3", async () => {
+    kernel = await startMockKernel({ profiles: { p: { model: "mock:m", channels: { "mock:bot": ["g*", "!gx"] } }, s: { model: "mock:m", channels: { "sandbox:*": ["*"] } } }, logLevel: 3 });
+    await until(() => kernel!.app.ishiki.profile("p")?.status === "active");
+    expect(kernel.logged('[s] profile skipped: channels.sandbox:*: matches no account: sandbox platforms are named sandbox:<id>, so the key is sandbox:<id>:<selfId>, e.g. "sandbox:*:*"')).toBe(true);
+    expect(kernel.logs.filter(([, line]) => line.includes("[p] profile active"))).toEqual([["info", "[p] profile active; claims mock:bot [g*, !gx]"]]);
+    receive(kernel, { channel: "other", user: "u1", id: "m1", content: "unclaimed" });
+    receive(kernel, { channel: "gx", user: "u1", id: "m2", content: "excluded" });
+    await until(() => kernel!.logged("(2 unclaimed so far)"));
+    expect(kernel.logs.filter(([, line]) => line.includes("claimed by no active profile"))).toEqual([
+      ["debug", "ishiki.message.created on mock:bot/other claimed by no active profile (1 unclaimed so far)"],
+      ["debug", "ishiki.message.created on mock:bot/gx claimed by no active profile (2 unclaimed so far)"],
+    ]);
+  });
+
   it("KP-24 a private message is direct and a quote is kept; the author name falls back to the user id", async () => {
     kernel = await startMockKernel({ profiles: { p: { model: "mock:m", channels: { "mock:bot": ["*"] } } } });
     await until(() => kernel!.app.ishiki.profile("p")?.status === "active");

@@ -41,4 +41,15 @@ describe("claims (KP-9, KP-10, KP-11)", () => {
     expect(() => claims({ "qq:1": ["!"] })).toThrow("channels.qq:1: empty pattern");
     expect(() => claims({ "qq:1": ["!a"] })).toThrow("channels.qq:1: no positive pattern");
   });
+
+  it("issue 20: a key or pattern no address can match is rejected with the expected shape", () => {
+    expect(() => claims({ "sandbox:*": ["*"] })).toThrow('channels.sandbox:*: matches no account: sandbox platforms are named sandbox:<id>, so the key is sandbox:<id>:<selfId>, e.g. "sandbox:*:*"');
+    expect(() => claims({ ":1": ["*"] })).toThrow("channels.:1: matches no account: the platform is empty; the key is platform:selfId");
+    expect(() => claims({ "onebot:": ["*"] })).toThrow("channels.onebot:: matches no account: the self id is empty");
+    expect(() => claims({ "one*bot:1": ["*"] })).toThrow("channels.one*bot:1: matches no account: a * only works at the end");
+    expect(() => claims({ "qq:1": ["g*1"] })).toThrow('channels.qq:1: pattern "g*1" matches no channel; a * only works at the end');
+    expect(() => claims({ "qq:1": ["*", "!**"] })).toThrow('pattern "!**" matches no channel');
+    // Shapes that can match stay accepted.
+    expect(claims({ "sandbox*:*": ["*"], "sandbox:a:b": ["@x"] })).toHaveLength(2);
+  });
 });

@@ -154,7 +154,7 @@ describe("toolsearch in a runtime", () => {
       ["baseline", "codemode", ["read", "send_message"]],
       ["delta", "codemode", ["read", "send_message", "write_note"]],
     ]);
-    expect(written[1].text).toBe("Code mode capability update: +1 \u22120.\n```ts\n/** Write a note to the notebook. */\ndeclare function write_note(input: {\n  text: string;\n}): Promise<unknown>;\n```");
+    expect(written[1].text).toBe("Code mode capability update: +1 \u22120. Callable inside codemode programs as await tools.<name>(input):\n```ts\n/** Write a note to the notebook. */\ndeclare function write_note(input: {\n  text: string;\n}): Promise<unknown>;\n```");
     const codemode = kernel.model.prompts[0].tools?.find((t) => t.name === "codemode");
     expect(codemode?.type === "function" && codemode.description).toContain('latest "Code mode capability update" messages');
     expect(kernel.model.prompts.map((prompt) => prompt.tools?.map((t) => t.name))).toEqual(Array(4).fill(["read", "send_message", "finish", "wait", "codemode", "search"]));

@@ -15,12 +15,18 @@ export function listenToSessions(ctx: Context, activations: () => Iterable<Profi
   const dedup = new DeliveryDedup();
   // Facts of one runtime are delivered in arrival order even though media capture takes a varying time.
   const tails = new Map<string, Promise<void>>();
+  let unclaimed = 0;
   return ctx.on("internal/session", (session: Session) => {
     const fact = sessionFact(session);
     if (fact === undefined) return;
     const { platform, selfId, channelId } = fact.data as { platform: string; selfId: string; channelId: string };
     const activation = route(activations(), platform, selfId, channelId);
-    if (activation === undefined) return;
+    if (activation === undefined) {
+      // Counted and visible at logLevel 3, so a claim that matches nothing can be told from a quiet chat.
+      unclaimed += 1;
+      logger.debug(`${fact.type} on ${platform}:${selfId}/${channelId} claimed by no active profile (${unclaimed} unclaimed so far)`);
+      return;
+    }
     if (fact.type === "ishiki.message.created" && !dedup.admit(platform, selfId, channelId, fact.data.messageId)) return;
     const domain = domainOf(activation, session);
     const key = JSON.stringify([activation.profile.id, domain.mode === "cross" ? "main" : [platform, selfId, channelId]]);

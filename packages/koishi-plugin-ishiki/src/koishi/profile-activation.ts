@@ -139,7 +139,7 @@ export class ProfileActivation {
     }, logger);
     this.registry = registry;
     this.current = "active";
-    this.logger.info(`[${id}] profile active`);
+    this.logger.info(`[${id}] profile active; claims ${describeClaims(profile)}`);
     fiber.setInterval(() => void this.evictIdle(), IDLE_SWEEP_MS);
     fiber.on("dispose", () => {
       this.registry = undefined;
@@ -214,6 +214,11 @@ export class ProfileActivation {
       extensions,
     };
   }
+}
+
+/** `sandbox:*:* [*]; onebot:1 [*, !private:1]`: what a profile claims, as its `channels` say it. */
+export function describeClaims(profile: Pick<ResolvedProfile, "claims">): string {
+  return profile.claims.map((claim) => `${claim.key} [${[...claim.include, ...claim.exclude.map((pattern) => `!${pattern}`)].join(", ")}]`).join("; ");
 }
 
 /**

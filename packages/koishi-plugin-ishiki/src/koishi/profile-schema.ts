@@ -36,6 +36,7 @@ export const ProfileSchema = Schema.object({
     minDelay: Schema.natural().default(800),
     maxDelay: Schema.natural().default(4000),
   }),
+  textReply: Schema.union(["nudge", "send", "drop"]).default("nudge"),
   resources: Schema.object({
     imageInput: Schema.boolean().default(false),
     maxImageCount: Schema.natural().default(4),
@@ -59,6 +60,7 @@ export const ProfileSchema = Schema.object({
     toolsearch: "toolsearch：只常驻少数工具，其余通过 search 工具按需发现。",
     typing: "多条消息之间的模拟打字延迟（毫秒；charPerSecond 为每秒字数）。",
     resources: "图片输入与附件限制。",
+    textReply: "模型只输出文字、本轮没有调用 send_message 时：nudge（默认）提醒模型一次，只有 send_message 能发到聊天（调用它，或用 finish 保持沉默）；send 把这段文字经 send_message 发出；drop 不发送，只记一行日志。v3 与 narrative 引擎有自己的回复方式，不受影响。",
   },
   "en-US": {
     model: "Model reference: `provider:model[:level]` or a group name.",
@@ -73,5 +75,6 @@ export const ProfileSchema = Schema.object({
     toolsearch: "Toolsearch: few resident tools; the model finds the rest with the search tool.",
     typing: "Simulated typing delay between messages (ms; charPerSecond in characters per second).",
     resources: "Image input and attachment limits.",
+    textReply: "When the model answers with plain text and no send_message in that turn: nudge (default) adds one step telling it that only send_message reaches the chat (call it, or finish to stay silent); send delivers the text through send_message; drop sends nothing and logs one line. The v3 and narrative engines keep their own reply path.",
   },
 });

@@ -9,8 +9,16 @@ export interface AccountClaim {
 }
 
 /**
+ * Platforms whose names carry a colon themselves: the Koishi sandbox names each of its platforms `sandbox:<id>`,
+ * so an account key is `sandbox:<id>:<selfId>`, and `sandbox:*` (platform exactly `sandbox`) matches nothing.
+ */
+const COLON_PLATFORMS: Readonly<Record<string, string>> = { sandbox: "sandbox:<id>:<selfId>, e.g. \"sandbox:*:*\"" };
+
+/**
  * Parses `channels` (KP-8 .. KP-10). Throws `channels: claims no accounts` for an empty map, and
- * `channels.<key>: <reason>` for a key without `:`, an empty or bare `!` pattern, or no positive pattern.
+ * `channels.<key>: <reason>` for a key without `:`, an empty or bare `!` pattern, or no positive pattern, and for
+ * a pattern no address can match (issue 20): an empty platform or self id, a `*` that is not trailing, a platform
+ * that is always named with a colon of its own. The error names the expected shape.
  */
 export function parseClaims(channels: Record<string, readonly string[]>): AccountClaim[] {
   const keys = Object.keys(channels);
@@ -19,14 +27,34 @@ export function parseClaims(channels: Record<string, readonly string[]>): Accoun
     const cut = key.lastIndexOf(":");
     if (cut < 0) throw new Error(`channels.${key}: account key needs platform:selfId`);
     const claim: AccountClaim = { key, platform: key.slice(0, cut), selfId: key.slice(cut + 1), include: [], exclude: [] };
+    const unmatchable = unmatchableAccount(claim.platform, claim.selfId);
+    if (unmatchable) throw new Error(`channels.${key}: ${unmatchable}`);
     for (const pattern of channels[key]) {
       if (pattern === "" || pattern === "!") throw new Error(`channels.${key}: empty pattern`);
+      if (!wildcardTrails(pattern.startsWith("!") ? pattern.slice(1) : pattern)) throw new Error(`channels.${key}: pattern "${pattern}" matches no channel; a * only works at the end (*, prefix*, or an exact id)`);
       if (pattern.startsWith("!")) claim.exclude.push(pattern.slice(1));
       else claim.include.push(pattern);
     }
     if (claim.include.length === 0) throw new Error(`channels.${key}: no positive pattern`);
     return claim;
   });
+}
+
+/** Why an account key can match no `platform:selfId` address, if it cannot. */
+function unmatchableAccount(platform: string, selfId: string): string | undefined {
+  const shape = "the key is platform:selfId (each exact, * or prefix*)";
+  if (platform === "") return `matches no account: the platform is empty; ${shape}`;
+  if (selfId === "") return `matches no account: the self id is empty; ${shape}`;
+  if (!wildcardTrails(platform) || !wildcardTrails(selfId)) return `matches no account: a * only works at the end; ${shape}`;
+  const colonShape = COLON_PLATFORMS[platform];
+  if (colonShape) return `matches no account: ${platform} platforms are named ${platform}:<id>, so the key is ${colonShape}`;
+  return undefined;
+}
+
+/** `*` appears at most once, and only as the last character. */
+function wildcardTrails(pattern: string): boolean {
+  const star = pattern.indexOf("*");
+  return star === -1 || star === pattern.length - 1;
 }
 
 /** Exact, `*` or `prefix*` (KP-9, KP-10). */

@@ -1,6 +1,6 @@
 import type { FailoverConfig } from "@yesimagent/gateway";
 import type { ResourceSettings } from "../attachments/index.js";
-import type { TypingSettings } from "./profile-settings.js";
+import type { TextReplyMode, TypingSettings } from "./profile-settings.js";
 import type { ContextEngines, EngineConfig, ToolcallEngines, WakeupEngines } from "../engines/index.js";
 
 /** One `extends.<name>` entry (spec 08 KP-7): `{}`, `null` and `true` enable, `false` disables. */
@@ -26,5 +26,7 @@ export interface ProfileConfig {
   /** Spec 05 CT-21: `enable`, `resident`, `maxResults`. */
   toolsearch?: Record<string, unknown>;
   typing?: Partial<TypingSettings>;
+  /** A turn ending with plain text and no `send_message`: `nudge` (default) asks once, `send` delivers it, `drop` logs it. */
+  textReply?: TextReplyMode;
   resources?: Partial<ResourceSettings>;
 }

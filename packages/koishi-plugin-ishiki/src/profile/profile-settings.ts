@@ -8,3 +8,7 @@ export interface TypingSettings {
 
 export const DEFAULT_TYPING: TypingSettings = Object.freeze({ baseDelay: 500, charPerSecond: 5, minDelay: 800, maxDelay: 4000 });
 export const DEFAULT_FAILOVER = Object.freeze({ backoffMs: 500, failoverOn: "unavailable" as const });
+
+/** `textReply` (issue 20): what a turn that ends with plain text and no `send_message` does. */
+export type TextReplyMode = "nudge" | "send" | "drop";
+export const TEXT_REPLY_MODES: readonly TextReplyMode[] = ["nudge", "send", "drop"];

@@ -1,6 +1,6 @@
 import { parseClaims } from "./claims.js";
 import type { FailoverConfig } from "@yesimagent/gateway";
-import { DEFAULT_FAILOVER, DEFAULT_TYPING } from "./profile-settings.js";
+import { DEFAULT_FAILOVER, DEFAULT_TYPING, TEXT_REPLY_MODES, type TextReplyMode } from "./profile-settings.js";
 import type { EngineSection, EnabledExtension, ResolvedProfile } from "./resolved-profile.js";
 
 const PROFILE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -29,12 +29,19 @@ export function resolveProfile(id: string, raw: unknown): ResolvedProfile {
     wakeup: section(input.wakeup, "wakeup"),
     toolcall: section(input.toolcall, "toolcall"),
     typing: { ...DEFAULT_TYPING, ...optional(input.typing, "typing") },
+    textReply: textReply(input.textReply),
     failover: { ...DEFAULT_FAILOVER, ...optional(input.failover, "failover") } as FailoverConfig,
   };
   if (input.resources !== undefined) profile.resources = record(input.resources, "resources");
   if (input.codemode !== undefined) profile.codemode = record(input.codemode, "codemode");
   if (input.toolsearch !== undefined) profile.toolsearch = record(input.toolsearch, "toolsearch");
   return profile;
+}
+
+function textReply(value: unknown): TextReplyMode {
+  if (value === undefined || value === null) return "nudge";
+  if (!TEXT_REPLY_MODES.includes(value as TextReplyMode)) throw new Error(`textReply: expected ${TEXT_REPLY_MODES.join(", ")}`);
+  return value as TextReplyMode;
 }
 
 function record(value: unknown, path: string): Record<string, unknown> {

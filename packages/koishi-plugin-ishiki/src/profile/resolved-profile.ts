@@ -1,7 +1,7 @@
 import type { ResourceSettings } from "../attachments/index.js";
 import type { FailoverConfig } from "@yesimagent/gateway";
 import type { AccountClaim } from "./claims.js";
-import type { TypingSettings } from "./profile-settings.js";
+import type { TextReplyMode, TypingSettings } from "./profile-settings.js";
 
 /** An engine section as the kernel passes it: the variant name plus the blocks, whole (spec 06 EN-3). */
 export interface EngineSection {
@@ -32,6 +32,8 @@ export interface ResolvedProfile {
   toolsearch?: Record<string, unknown>;
   /** `typing` with defaults (KP-33). */
   typing: TypingSettings;
+  /** `textReply`, default `nudge`. */
+  textReply: TextReplyMode;
   context: EngineSection;
   wakeup: EngineSection;
   toolcall: EngineSection;

@@ -22,6 +22,7 @@ import { resolveCodemodeSettings, resolveToolsearchSettings } from "./program-se
 import { ToolSurface } from "./tool-surface.js";
 import { catalogMessages, ToolSurfacePlugin } from "./tool-surface-plugin.js";
 import { outboundTarget } from "./outbound-target.js";
+import { createTextReplyPlugin, textReplyMode } from "./text-reply.js";
 
 /**
  * Creates one runtime in the order of spec 08 KP-18: home, ResourceCenter, the context, wakeup and toolcall
@@ -90,6 +91,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       }),
       finish: createFinishTool(),
     };
+    const textReply = textReplyMode(profile, domain.mode === "cross");
     const surface = new ToolSurface({
       codemode: resolveCodemodeSettings(profile.codemode),
       toolsearch: resolveToolsearchSettings(profile.toolsearch),
@@ -109,7 +111,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       return output.wrapTools(await surface.complete(merged));
     };
     const assembleInstructions = async (): Promise<string> => {
-      const parts: Array<string | undefined> = [baseInstructions(domain.mode === "cross"), await readPersona(options.root), resourcesInstructions(settings.imageInput)];
+      const parts: Array<string | undefined> = [baseInstructions(domain.mode === "cross", textReply === "send", surface.sandbox !== undefined), await readPersona(options.root), resourcesInstructions(settings.imageInput)];
       for (const { instance } of extensions) parts.push(await instance.extendInstructions?.());
       parts.push(await context.instructions?.());
       return joinInstructions(parts);
@@ -118,11 +120,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const model = new ModelBinding(toolcall, gatewayModelSource(options.gateway, profile.model, { failover: profile.failover, logger }));
     const plugin = createRuntimePlugin({ context, cross: domain.mode === "cross", instructions: assembleInstructions, tools: assembleTools, model, agent: () => agent! });
     const surfacePlugin = new ToolSurfacePlugin(surface, () => agent!);
+    const textReplyPlugins = textReply === undefined ? [] : [createTextReplyPlugin({ mode: textReply, sendMessage: coreTools.send_message, logger, agent: () => agent! })];
     agent = createAgent({
       id,
       model: model.model,
       storage: createJsonlStorage(join(home, "events.jsonl"), { logger }),
-      plugins: [plugin, surfacePlugin, ...output.plugins],
+      plugins: [plugin, surfacePlugin, ...textReplyPlugins, ...output.plugins],
       logger,
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
     });

@@ -44,6 +44,29 @@ export class ToolSurfacePlugin implements AgentPlugin {
     return data;
   }
 
+  /**
+   * Issue 20: a direct call of a codemode-only tool fails inside the SDK (`Model tried to call unavailable tool
+   * ... Available tools: ...`), which tells the model nothing about codemode; the stored result says how to call it.
+   */
+  onAppend: AgentPlugin["onAppend"] = (entries) => {
+    let changed = false;
+    const out = entries.map((entry) => {
+      if (entry.type !== "message" || entry.data.role !== "tool") return entry;
+      let explained = false;
+      const content = entry.data.content.map((part) => {
+        if (part.type !== "tool-result" || (part.output.type !== "error-text" && part.output.type !== "error-json")) return part;
+        const error = this.surface.directCallError(part.toolName);
+        if (error === undefined) return part;
+        explained = true;
+        return { ...part, output: { type: "error-text" as const, value: error } };
+      });
+      if (!explained) return entry;
+      changed = true;
+      return { ...entry, data: { ...entry.data, content } };
+    });
+    return changed ? out : undefined;
+  };
+
   prepareStep: AgentPlugin["prepareStep"] = (step) => {
     const surface = this.surface.step();
     if (surface.toolCallers === undefined && surface.activeTools === undefined) return undefined;

@@ -62,8 +62,36 @@ export class ToolSurface {
           for (const hit of output.tools) if (hit.status === "new") this.pending.add(hit.name);
           return output;
         },
+        ...(this.sandbox ? { callOf: (name: string) => this.callOf(name) } : {}),
       }),
     };
+  }
+
+  /**
+   * With codemode on, how the model calls `name` as the latest routing has it (issue 20): inside programs only,
+   * directly only, or both. Undefined without codemode or for a name the assembly does not hold.
+   */
+  callOf(name: string): string | undefined {
+    const routes = this.assembled?.routes;
+    if (!routes || !Object.hasOwn(this.assembled!.tools, name)) return undefined;
+    const program = routes.programCallable.includes(name);
+    const direct = routes.direct.includes(name);
+    const inside = `inside codemode programs as await tools.${name}(input)`;
+    if (program && !direct) return `only ${inside}; a direct call fails`;
+    if (program) return `directly, or ${inside}`;
+    return "directly only (not from codemode programs)";
+  }
+
+  /**
+   * The error for a direct call the model cannot make (issue 20): a codemode-only tool says how to call it (and
+   * that search comes first when it is not in the catalog yet). Undefined when the tool is not codemode-only.
+   */
+  directCallError(name: string): string | undefined {
+    const routes = this.assembled?.routes;
+    if (!routes || !routes.programCallable.includes(name) || routes.direct.includes(name)) return undefined;
+    const lines = [`Tool "${name}" is callable only inside codemode programs, not directly. Call codemode with a program such as: const result = await tools.${name}({ ... }); return result;`];
+    if (this.search && !this.visible().includes(name)) lines.push(`It is not in the current catalog yet: call search to discover it first.`);
+    return lines.join(" ");
   }
 
   /** Adds `codemode` to a merged tool set and records its routes, signatures and the live deferred pool. */

@@ -26,7 +26,11 @@ export function catalogText(data: Omit<CatalogData, "text">): string {
   if (mode === "codemode") {
     if (kind === "baseline") return [CODEMODE_BASELINE, typescriptBlock(added)].join("\n");
     const lines = [`Code mode capability update: +${added.length} \u2212${removed.length}.`];
-    if (added.length > 0) lines.push(typescriptBlock(added));
+    // Issue 20: the added tools run inside programs; a model reading only the delta must not call them directly.
+    if (added.length > 0) {
+      lines[0] += " Callable inside codemode programs as await tools.<name>(input):";
+      lines.push(typescriptBlock(added));
+    }
     if (removed.length > 0) lines.push(`No longer callable: ${removed.join(", ")}.`);
     return lines.join("\n");
   }

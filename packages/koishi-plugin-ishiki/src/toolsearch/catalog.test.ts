@@ -90,7 +90,7 @@ describe("catalog messages (CT-31 .. CT-33)", () => {
     const previous = { mode: "codemode" as const, visible: ["read", "send_message", "bash"] };
     const data = catalogUpdate(input({ mode: "codemode", previous, visible: ["read", "send_message", "write_file"] }));
     expect(data?.text).toBe(
-      "Code mode capability update: +1 \u22121.\n```ts\n" + signatures.write_file + "\n```\nNo longer callable: bash.",
+      "Code mode capability update: +1 \u22121. Callable inside codemode programs as await tools.<name>(input):\n```ts\n" + signatures.write_file + "\n```\nNo longer callable: bash.",
     );
     const removedOnly = catalogUpdate(input({ mode: "codemode", previous, visible: ["read", "send_message"] }));
     expect(removedOnly?.text).toBe("Code mode capability update: +0 \u22121.\nNo longer callable: bash.");

@@ -13,6 +13,7 @@ export {
 } from "./resident.js";
 export {
   MAX_QUERY_UNITS,
+  SEARCH_CODEMODE_NOTE,
   SEARCH_NO_MATCH_NOTE,
   SEARCH_TOOL_DESCRIPTION,
   SEARCH_TOOL_NAME,

@@ -31,7 +31,13 @@ export const searchHitSchema = z.strictObject({
   name: z.string(),
   description: z.string(),
   status: z.enum(["new", "available"]),
+  /** With codemode on: where the tool is callable, e.g. `inside codemode programs as await tools.bash(input)` (issue 20). */
+  call: z.string().optional(),
 });
+
+/** What `search` adds to its fixed description when codemode is on: the hits' `call` says where each one runs. */
+export const SEARCH_CODEMODE_NOTE =
+  "With codemode on, each hit's call field says how to call it: most tools are callable only inside codemode programs as await tools.<name>(input), not directly.";
 
 /** Output of `search`: `note` is present exactly when `tools` is empty. */
 export const searchOutputSchema = z.strictObject({
