@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AgentEntry } from "@yesimagent/core";
 import type { CrossDomain } from "../src/extension/index.js";
 import { channel, fact, labels, logged, readEvents, startActive, until, type KernelApp } from "./runtime-app.js";
@@ -105,15 +105,24 @@ describe("standard debounce with the pending-hit rule (EN-25, EN-27)", () => {
 
 describe("standard cooldown and hourly cap (EN-28)", () => {
   it("EN-28 a hit inside the cooldown is postponed to its end", async () => {
-    const runtime = await start({ debounceMs: 0, cooldownMs: 400 });
-    await runtime.deliver(atBot("first"));
-    await until(async () => labels(await readEvents(runtime.home)).includes("turn.done"));
-    await runtime.deliver(atBot("second"));
-    await sleep(100);
-    expect(turns(await readEvents(runtime.home))).toBe(1);
-    await until(async () => turns(await readEvents(runtime.home)) === 2);
-    const [first, second] = turnStarts(await readEvents(runtime.home));
-    expect(second - first).toBeGreaterThanOrEqual(390);
+    // A ten-minute cooldown on a clock the test moves: the order of turns, not the machine's speed, is checked.
+    const cooldownMs = 600_000;
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], shouldAdvanceTime: true });
+    try {
+      const runtime = await start({ debounceMs: 0, cooldownMs });
+      await runtime.deliver(atBot("first"));
+      await until(async () => labels(await readEvents(runtime.home)).includes("turn.done"));
+      await runtime.deliver(atBot("second"));
+      await sleep(100);
+      expect(turns(await readEvents(runtime.home))).toBe(1);
+      await vi.advanceTimersByTimeAsync(cooldownMs);
+      await until(async () => turns(await readEvents(runtime.home)) === 2);
+      const [first, second] = turnStarts(await readEvents(runtime.home));
+      // The cooldown runs from the first turn, whose start entry is written a moment after it began.
+      expect(second - first).toBeGreaterThanOrEqual(cooldownMs - 10_000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("EN-28 maxTurnsPerHour drops hits over the cap; explicit wakes neither count nor are limited", async () => {

@@ -67,7 +67,9 @@ describe("tools", () => {
   });
 
   it("WS-12 each stream is cut at maxExecutionOutputBytes with a note", async () => {
-    const result = await bash("for i in $(seq 1 400); do echo -n abcdé; echo -n xyz >&2; done");
+    // Its own instance with room to run: the 400-iteration loop took over the suite's 2 s timeout on a loaded machine.
+    const roomy = await invokeWorkspace(kernel, { timeoutMs: 60_000, maxExecutionOutputBytes: 1000 });
+    const result = await call<BashResult>(roomy.tools, "bash", { command: "for i in $(seq 1 400); do echo -n abcdé; echo -n xyz >&2; done" });
     expect(result.stdout).toMatch(/\n\[output truncated at 1000 bytes\]$/);
     expect(Buffer.byteLength(result.stdout.split("\n[output")[0])).toBeLessThanOrEqual(1000);
     expect(result.stdout.split("\n[output")[0]).not.toContain("\uFFFD");
