@@ -49,6 +49,9 @@ export async function runStep(context: TurnContext, turn: ActiveTurn, stepNumber
     model: context.getModel(),
     instructions: step.instructions,
     messages: step.messages,
+    // Stored system messages are history like any other (AG-52); the SDK refuses them by default, which would
+    // fail every later turn of the channel.
+    allowSystemInMessages: true,
     tools,
     ...(step.toolCallers === undefined ? {} : { experimental_toolCallers: sdkToolCallers(step.toolCallers, tools) }),
     ...(step.toolChoice === undefined ? {} : { toolChoice: step.toolChoice }),
