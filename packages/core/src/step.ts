@@ -110,6 +110,7 @@ async function readHistory(context: TurnContext, turn: ActiveTurn): Promise<{ me
   });
   const repaired = repairToolResults(projected);
   for (const call of repaired.repaired) await context.emit({ type: "tool.result_repaired", turnId: turn.id, ...call });
+  if (repaired.orphans.length > 0) context.logger.debug(`tool results without their call left out of the request: ${repaired.orphans.join(", ")}`);
   return { messages: repaired.messages, seenSeq };
 }
 

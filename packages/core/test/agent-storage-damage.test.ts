@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   createAgent,
+  createAssistantMessage,
   createCustomMessage,
   createEntry,
   createJsonlStorage,
@@ -14,6 +15,7 @@ import {
   type AgentEntry,
   type AgentEvent,
   type JsonlStorageOptions,
+  type ModelMessage,
 } from "../src/index.js";
 import { recordEvents, retraction, scriptedModel, tempDir } from "./agent-support.js";
 
@@ -196,6 +198,28 @@ describe("entries are checked against their type when read", () => {
     const entry = createEntry("constructor" as never, null as never, { id: "c" });
     const { storage } = await open(line(entry), { checks: { entries: {} } });
     expect(await storage.read()).toEqual([entry]);
+  });
+
+  it("AG-7 AG-54 a tool result whose assistant entry was skipped is left out of the request, with its emptied message", async () => {
+    const call = { type: "tool-call", toolCallId: "c1", input: {} };
+    const result = (id: string) => ({ type: "tool-result", toolCallId: id, toolName: "echo", output: { type: "text", value: "r" } });
+    const tool = (id: string, content: unknown[]) => line({ id, type: "message", data: { id, timestamp: 1, role: "tool", content }, timestamp: 1 } as never);
+    const kept = createEntry("message", createAssistantMessage([{ type: "tool-call", toolCallId: "c2", toolName: "echo", input: {} }]), { id: "kept" });
+    const text =
+      line(a) +
+      raw({ data: { id: "m", timestamp: 1, role: "assistant", content: [call] } }) +
+      tool("t1", [result("c1")]) +
+      line(kept) +
+      tool("t2", [result("c1"), result("c2")]) +
+      line(b);
+    const { reports, storage } = await open(text);
+    let projected: ModelMessage[] = [];
+    const agent = createAgent({ model: scriptedModel([{ text: "ok" }]), storage, plugins: [{ name: "spy", prepareStep: (step) => void (projected = step.messages) }] });
+    agent.send(createUserMessage("hi"));
+    await agent.wait();
+    expect(reports).toEqual([expect.stringContaining(":2: invalid entry skipped")]);
+    expect(projected.map((message) => message.role)).toEqual(["user", "assistant", "tool", "user", "user"]);
+    expect(projected[2]).toEqual({ role: "tool", content: [result("c2")] });
   });
 
   it("AG-52 a stored system message is history, not a reason to fail every later turn", async () => {
