@@ -37,14 +37,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const logger = options.prefixLogger(options.logger, id);
   // One writer per events.jsonl (AG-10): a runtime of this home still stopping finishes before this one reads.
   const releaseHome = await leaseHome(home);
+  let owned: ReturnType<typeof createResourceCenter>;
   try {
     await mkdir(home, { recursive: true });
+    owned = createResourceCenter({ runtimeId: id, home });
   } catch (error) {
     releaseHome();
     throw error;
   }
 
-  const owned = createResourceCenter({ runtimeId: id, home });
   const resources = trackResources(owned);
   const teardown = new Teardown(logger);
   teardown.add("store", "resources", () => owned.dispose());
