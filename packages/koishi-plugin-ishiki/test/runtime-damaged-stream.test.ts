@@ -95,28 +95,47 @@ describe("a stream that cannot be read drops nothing silently (issue 16)", () =>
   });
 });
 
+/** An extension whose instances finish their stop only when `open()` is called, then write one more entry. */
+function slowStop() {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const state = { stopping: false, open: () => open() };
+  class SlowStop extends Extension {
+    constructor(ctx: Context) {
+      super(ctx, "slowstop");
+    }
+    [Extension.invoke](host: ExtensionHost): ExtensionInstance {
+      return {
+        async stop() {
+          state.stopping = true;
+          await gate;
+          // A late write of the stopping runtime, as a slow engine or extension flush makes it.
+          await host.runtime.agent.storage.append(createEntry("message", createUserMessage("written while stopping")));
+        },
+      };
+    }
+  }
+  return { plugin: SlowStop, state };
+}
+
+/** Waits a little for `creation` (as long as the old code took to read the file), opens the gate, then checks replay. */
+async function expectReadAfterTeardown(creation: Promise<import("../src/runtime/index.js").Runtime>, open: () => void): Promise<void> {
+  // The new creation must wait for the old runtime's teardown, so the outcome does not depend on this pause.
+  await Promise.race([creation, new Promise((resolve) => setTimeout(resolve, 200))]);
+  open();
+  const runtime = await creation;
+  await until(async () => JSON.stringify(await readEvents(runtime.home)).includes("written while stopping"));
+  await runtime.deliver(fact("after restart"));
+  await runtime.agent.wait();
+  expect(inspectAgent(runtime.agent).historySize()).toBe((await readEvents(runtime.home)).length);
+}
+
 describe("one writer per events.jsonl across a fast reload (AG-10)", () => {
   it("AG-10 KP-21 a runtime of the reloaded kernel reads its file only after the old runtime's teardown finished writing", async () => {
-    mock = await startMockKernel({ profiles: { p: { ...profile, extends: { slowstop: {} } } } });
-    let openGate!: () => void;
-    const gate = new Promise<void>((resolve) => (openGate = resolve));
-    let stopping = false;
-    class SlowStop extends Extension {
-      constructor(ctx: Context) {
-        super(ctx, "slowstop");
-      }
-      [Extension.invoke](host: ExtensionHost): ExtensionInstance {
-        return {
-          async stop() {
-            stopping = true;
-            await gate;
-            // A late write of the stopping runtime, as a slow engine or extension flush makes it.
-            await host.runtime.agent.storage.append(createEntry("message", createUserMessage("written while stopping")));
-          },
-        };
-      }
-    }
-    mock.app.plugin(SlowStop as never);
+    const slow = slowStop();
+    const profiles = { p: { ...profile, extends: { slowstop: {} } } };
+    mock = await startMockKernel({ profiles });
+    mock.app.plugin(slow.plugin as never);
     await until(() => mock!.app.ishiki.profile("p")?.status === "active");
     const domain = { ...channel, channelId: "r" };
     const first = await mock.app.ishiki.runtime("p", domain);
@@ -124,19 +143,24 @@ describe("one writer per events.jsonl across a fast reload (AG-10)", () => {
     await first.agent.wait();
 
     mock.kernelScope.dispose();
-    const config = { dataPath: mock.dir, profiles: { p: { ...profile, extends: { slowstop: {} } } }, models: { providers: {}, groups: {} } };
-    mock.kernelScope = mock.app.plugin(IshikiService, config);
-    await until(() => stopping && mock!.app.ishiki?.profile("p")?.status === "active");
-    const second = mock.app.ishiki.runtime("p", domain);
-    // Give the new creation time to read the file, as it did before the fix; it must instead wait for the old
-    // runtime's teardown, so the outcome does not depend on this pause.
-    await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 200))]);
-    openGate();
-    const runtime = await second;
-    await until(async () => JSON.stringify(await readEvents(runtime.home)).includes("written while stopping"));
-    await runtime.deliver(fact("after reload"));
-    await runtime.agent.wait();
-    const lines = await readEvents(runtime.home);
-    expect(inspectAgent(runtime.agent).historySize()).toBe(lines.length);
+    mock.kernelScope = mock.app.plugin(IshikiService, { dataPath: mock.dir, profiles, models: { providers: {}, groups: {} } });
+    await until(() => slow.state.stopping && mock!.app.ishiki?.profile("p")?.status === "active");
+    await expectReadAfterTeardown(mock.app.ishiki.runtime("p", domain), slow.state.open);
+  });
+
+  it("AG-10 KP-20 an event right after an idle eviction re-creates the runtime only once the evicted one has stopped", async () => {
+    const slow = slowStop();
+    mock = await startMockKernel({ profiles: { p: { ...profile, extends: { slowstop: {} } } } });
+    mock.app.plugin(slow.plugin as never);
+    await until(() => mock!.app.ishiki.profile("p")?.status === "active");
+    const activation = mock.app.ishiki.profile("p")!;
+    const domain = { ...channel, channelId: "e" };
+    const first = await activation.runtime(domain);
+    await first.deliver(fact("before eviction"));
+    await first.agent.wait();
+    const evicted = activation.evictIdle(Date.now() + 31 * 60_000);
+    await until(() => slow.state.stopping);
+    await expectReadAfterTeardown(activation.runtime(domain), slow.state.open);
+    expect(await evicted).toEqual(["p/mock:bot/e"]);
   });
 });
