@@ -9,23 +9,32 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** An object with these fields (extra keys kept); `T?` may be absent, a list is the allowed values. */
 function shape(fields: Record<string, Field>): DataCheck {
-  const entries = Object.entries(fields);
+  // Compiled once: each field becomes one closure, so a check is a plain loop over them.
+  const tests = Object.entries(fields).map(([name, field]): ((data: Record<string, unknown>) => string | undefined) => {
+    const check = compile(field);
+    return (data) => {
+      const problem = check(data[name]);
+      return problem === undefined ? undefined : `${name} ${problem}`;
+    };
+  });
   return (data) => {
     if (!isObject(data)) return "data is not an object";
-    for (const [name, field] of entries) {
-      const value = data[name];
-      const problem = fieldProblem(field, value);
-      if (problem !== undefined) return `${name} ${problem}`;
+    for (const test of tests) {
+      const problem = test(data);
+      if (problem !== undefined) return problem;
     }
     return undefined;
   };
 }
 
-function fieldProblem(field: Field, value: unknown): string | undefined {
-  if (typeof field === "function") return field(value);
-  if (Array.isArray(field)) return field.includes(value as string) ? undefined : `is not one of ${field.join(", ")}`;
-  if (field === "string?") return value === undefined || typeof value === "string" ? undefined : "is not a string";
-  return typeof value === field ? undefined : `is not a ${field}`;
+function compile(field: Field): DataCheck {
+  if (typeof field === "function") return field;
+  if (Array.isArray(field)) {
+    const allowed = new Set(field);
+    return (value) => (allowed.has(value as string) ? undefined : `is not one of ${field.join(", ")}`);
+  }
+  if (field === "string?") return (value) => (value === undefined || typeof value === "string" ? undefined : "is not a string");
+  return (value) => (typeof value === field ? undefined : `is not a ${field}`);
 }
 
 function listOf(item: DataCheck | "string"): DataCheck {
