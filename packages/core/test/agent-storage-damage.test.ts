@@ -17,7 +17,7 @@ import {
   type JsonlStorageOptions,
   type ModelMessage,
 } from "../src/index.js";
-import { recordEvents, retraction, scriptedModel, tempDir } from "./agent-support.js";
+import { recordEvents, recordingLogger, retraction, scriptedModel, tempDir } from "./agent-support.js";
 
 let dir: string;
 let dispose: () => Promise<void>;
@@ -271,5 +271,18 @@ describe("a stream that cannot be read", () => {
     const storage = createJsonlStorage(path);
     await expect(storage.read()).rejects.toThrow(`cannot read ${path}: EISDIR`);
     await expect(storage.append(user("a"))).rejects.toThrow(path);
+  });
+
+  it("AG-21 a fact whose background write fails is named in the warning with the path", async () => {
+    const path = join(dir, "events.jsonl");
+    const logger = recordingLogger();
+    const agent = createAgent({ model: scriptedModel([{ text: "ok" }]), storage: createJsonlStorage(path), logger });
+    await agent.init();
+    await mkdir(path);
+    const fact = createCustomMessage("test.retraction", retraction("m1"), { id: "fact-1" });
+    agent.send(fact, { trigger: false });
+    await agent.wait();
+    const warning = logger.lines.find(([level, text]) => level === "warn" && text.startsWith("background write of test.retraction message fact-1 failed: "));
+    expect(warning?.[1]).toContain(path);
   });
 });
