@@ -264,6 +264,45 @@ describe("the file is read streamed", () => {
   });
 });
 
+describe("random damage (seeded, 200 files)", () => {
+  // A small deterministic PRNG: a failure names its seed and reproduces.
+  const random = (seed: number) => () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
+  const junk = ["not json", "{", "[1]", "null", '{"id":1,"type":"message"}', "   ", "", "\r", "\u0000\u0001", '{"id":"x"}'];
+
+  it("AG-7 a read never throws and returns exactly the valid entries; the next append starts on a line of its own", async () => {
+    for (let seed = 1; seed <= 200; seed += 1) {
+      const next = random(seed);
+      const expected: AgentEntry[] = [];
+      const parts: Buffer[] = [];
+      const lines = Math.floor(next() * 12);
+      for (let index = 0; index < lines; index += 1) {
+        if (next() < 0.6) {
+          const entry = user(`${seed}-${index} ${"中é😀".slice(0, Math.floor(next() * 4))}`, `e${seed}-${index}`);
+          expected.push(entry);
+          parts.push(Buffer.from(line(entry)));
+        } else parts.push(Buffer.from(`${junk[Math.floor(next() * junk.length)]}${next() < 0.2 ? "\r" : ""}\n`));
+      }
+      // A valid last line with its newline is what makes the file's end certain; anything after it is a tail.
+      if (next() < 0.5) {
+        const torn = Buffer.from(line(user("torn 中文", "torn")));
+        parts.push(next() < 0.5 ? torn.subarray(0, Math.floor(next() * (torn.length - 1)) + 1) : Buffer.from(Array.from({ length: 1 + Math.floor(next() * 5) }, () => Math.floor(next() * 256))));
+      }
+      const bytes = Buffer.concat(parts);
+      const { path, storage } = await open(bytes, { readChunkBytes: 4 + Math.floor(next() * 64) });
+      const read = await storage.read();
+      expect(read.map((entry) => entry.id), `seed ${seed}`).toEqual(expected.map((entry) => entry.id));
+      const added = user("added", "added");
+      await storage.append(added);
+      const after = await readFile(path);
+      expect(after.subarray(after.length - Buffer.byteLength(line(added))).toString(), `seed ${seed}`).toBe(line(added));
+      const before = after.subarray(0, after.length - Buffer.byteLength(line(added)));
+      expect(before.length === 0 || before[before.length - 1] === 0x0a, `seed ${seed}`).toBe(true);
+      expect(bytes.subarray(0, before.length).equals(before), `seed ${seed}: only a tail is ever cut`).toBe(true);
+      expect((await createJsonlStorage(path).read()).map((entry) => entry.id), `seed ${seed}`).toEqual([...expected, added].map((entry) => entry.id));
+    }
+  });
+});
+
 describe("a stream that cannot be read", () => {
   it("AG-8 events.jsonl being a directory fails the read with an error naming the path", async () => {
     const path = join(dir, "events.jsonl");
