@@ -36,7 +36,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const home = runtimeHomeOf(options.root, domain);
   const logger = options.prefixLogger(options.logger, id);
   // One writer per events.jsonl (AG-10): a runtime of this home still stopping finishes before this one reads.
-  const releaseHome = await leaseHome(home);
+  const releaseHome = await leaseHome(home, () => logger.warn(`waiting for the previous runtime of ${home} to finish stopping (one writer per events.jsonl)`));
   let owned: ReturnType<typeof createResourceCenter>;
   try {
     await mkdir(home, { recursive: true });
