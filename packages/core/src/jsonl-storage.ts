@@ -47,7 +47,12 @@ export function createJsonlStorage(path: string, options: JsonlStorageOptions = 
   let dirtyTail = false;
   let directoryReady = false;
 
+  // Each problem is reported once per storage: the stream is read again on demand (compaction, catalogs), and
+  // the same damaged line must not warn at every such read.
+  const reported = new Set<string>();
   const report = (message: string): void => {
+    if (reported.has(message)) return;
+    reported.add(message);
     logger.warn(message);
     for (const listener of listeners) listener(message);
   };
@@ -89,6 +94,7 @@ export function createJsonlStorage(path: string, options: JsonlStorageOptions = 
       await unlink(path).catch(ignoreMissing);
       validBytes = 0;
       dirtyTail = false;
+      reported.clear();
     },
     onReport(listener) {
       listeners.add(listener);

@@ -70,6 +70,13 @@ describe("a torn tail is cut in bytes", () => {
     expect(await readFile(path, "utf8")).toBe(line(kept) + line(next));
   });
 
+  it("AG-8 a damaged line is reported once per storage however often the stream is read", async () => {
+    const { reports, storage } = await open(`${line(kept)}junk\n${line(next)}{"torn`);
+    await storage.read();
+    await storage.read();
+    expect(reports).toEqual([expect.stringContaining(":2: corrupt line skipped"), expect.stringContaining(":4: torn final line")]);
+  });
+
   it("AG-7 invalid bytes inside a middle line keep the entry, read as U+FFFD, and are reported", async () => {
     const middle = Buffer.from(line(user("ab", "m")));
     const at = middle.indexOf("ab");
