@@ -18,6 +18,7 @@ export type { Agent } from "./agent-contract.js";
 export { AgentChannel, SLOW_LISTENER_MS } from "./channel.js";
 export type { AgentChannelListener, AgentChannelName } from "./channel.js";
 export { createEntry, serializeEntry } from "./entry.js";
+export type { DataCheck, EntryChecks } from "./entry-check.js";
 export type { AgentCustomEntry, AgentEntry, AgentEntryDataMap, AgentEntryType, CreateEntryOptions } from "./entry.js";
 export { AgentBusyError, AgentRuntimeError, ToolConflictError, ToolError } from "./errors.js";
 export type {

@@ -1,30 +1,45 @@
-import { appendFile, mkdir, readFile, truncate, unlink } from "node:fs/promises";
+import { isUtf8 } from "node:buffer";
+import { appendFile, mkdir, truncate, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
+import { checkEntry, type EntryChecks } from "./entry-check.js";
 import { serializeEntry, type AgentEntry } from "./entry.js";
+import { codeOf, scanLines, type JsonlLine } from "./jsonl-lines.js";
 import { silentLogger, type AgentLogger } from "./logger.js";
 import type { AgentStorage } from "./storage.js";
 
 export interface JsonlStorageOptions {
-  /** Receives a warning per torn or corrupt line found while reading (AG-8). */
+  /** Receives a warning per torn, corrupt or invalid line found while reading (AG-8). */
   logger?: AgentLogger;
+  /** Checks for custom entry and message types; built-in types are always checked (AG-7). */
+  checks?: EntryChecks;
+  /** Bytes read per chunk (1 MiB); the file is never held whole. */
+  readChunkBytes?: number;
+  /** Longest line read (256 MiB); a longer one is skipped and reported without being buffered. */
+  maxLineBytes?: number;
 }
+
+const DEFAULT_CHUNK_BYTES = 1 << 20;
+const DEFAULT_MAX_LINE_BYTES = 256 << 20;
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 interface ParsedStream {
   entries: AgentEntry[];
-  /** Byte length of the prefix that ends with the last intact line; anything after it is cut before writing. */
+  /** Byte length of the prefix that ends with the last line kept; anything after it is cut before writing. */
   validBytes: number;
   fileBytes: number;
-  problems: string[];
 }
 
 /**
  * The events.jsonl storage (AG-5 .. AG-10): UTF-8, one entry per line, each line ending in `\n`, no header.
  * Each `append` is one append write; there is no fsync and no lock, so a crash can lose the last batch but
- * never reorder or split earlier lines. A torn or unparsable final line is ignored and cut off before the
- * next append; a corrupt middle line is skipped. Both are reported.
+ * never reorder or split earlier lines. Reads stream the file in bytes: a torn final line (bytes after the
+ * last newline, whatever they decode to) or an unparsable final line is ignored and cut off before the next
+ * append; a corrupt middle line and an entry that fails its type's check are skipped and stay in the file.
+ * Each is reported. A leading UTF-8 byte-order mark is skipped.
  */
 export function createJsonlStorage(path: string, options: JsonlStorageOptions = {}): AgentStorage {
   const logger = options.logger ?? silentLogger;
+  const checks = options.checks ?? {};
   const listeners = new Set<(message: string) => void>();
   // The byte length known to end with an intact line; undefined until the file was scanned once.
   let validBytes: number | undefined;
@@ -32,16 +47,20 @@ export function createJsonlStorage(path: string, options: JsonlStorageOptions = 
   let dirtyTail = false;
   let directoryReady = false;
 
+  // Each problem is reported once per storage: the stream is read again on demand (compaction, catalogs), and
+  // the same damaged line must not warn at every such read.
+  const reported = new Set<string>();
   const report = (message: string): void => {
+    if (reported.has(message)) return;
+    reported.add(message);
     logger.warn(message);
     for (const listener of listeners) listener(message);
   };
 
   const scan = async (): Promise<ParsedStream> => {
-    const parsed = parseStream(path, await readBytes(path));
+    const parsed = await parseStream(path, checks, report, options);
     validBytes = parsed.validBytes;
     dirtyTail = parsed.fileBytes > parsed.validBytes;
-    for (const problem of parsed.problems) report(problem);
     return parsed;
   };
 
@@ -75,6 +94,7 @@ export function createJsonlStorage(path: string, options: JsonlStorageOptions = 
       await unlink(path).catch(ignoreMissing);
       validBytes = 0;
       dirtyTail = false;
+      reported.clear();
     },
     onReport(listener) {
       listeners.add(listener);
@@ -83,56 +103,74 @@ export function createJsonlStorage(path: string, options: JsonlStorageOptions = 
   };
 }
 
-async function readBytes(path: string): Promise<Buffer> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    if (isMissing(error)) return Buffer.alloc(0);
-    throw error;
-  }
-}
-
-function parseStream(path: string, bytes: Buffer): ParsedStream {
+/**
+ * One streamed pass over the file. A corrupt complete line is reported once the next non-blank line shows it
+ * was not the final one; a final one is cut with the blank lines after it.
+ */
+async function parseStream(path: string, checks: EntryChecks, report: (message: string) => void, options: JsonlStorageOptions): Promise<ParsedStream> {
   const entries: AgentEntry[] = [];
-  const problems: string[] = [];
-  // One decode and split for the whole file; byte lengths are only needed for the tail that may be cut.
-  const lines = bytes.toString("utf8").split("\n");
-  const torn = lines.pop() ?? "";
-  let tailBytes = 0;
-  lines.forEach((text, index) => {
-    const entry = parseLine(text);
-    if (entry) entries.push(entry);
-    else if (index === lines.length - 1 && torn === "") {
-      problems.push(`${path}:${index + 1}: unparsable final line ignored; it is cut off before the next append`);
-      tailBytes = Buffer.byteLength(text) + 1;
-    } else {
-      // A corrupt middle line stays in the file: only the tail is ever cut.
-      problems.push(`${path}:${index + 1}: corrupt line skipped; not a JSON entry with string id and type`);
+  let pending: { number: number; start: number; reason: string } | undefined;
+  const flushPending = (): void => {
+    if (pending) report(`${path}:${pending.number}: corrupt line skipped; ${pending.reason}`);
+    pending = undefined;
+  };
+  const corrupt = (number: number, start: number, reason: string): void => {
+    flushPending();
+    pending = { number, start, reason };
+  };
+  const onLine = ({ bytes, number, start }: JsonlLine): void => {
+    const body = number === 1 && bytes.subarray(0, 3).equals(BOM) ? bytes.subarray(3) : bytes;
+    if (isBlank(body)) return;
+    const valid = isUtf8(body);
+    const record = parseRecord(body.toString("utf8"));
+    if (record === undefined) return corrupt(number, start, "not a JSON entry with string id and type");
+    flushPending();
+    let problem: string | undefined;
+    try {
+      problem = checkEntry(record, checks);
+    } catch (error) {
+      problem = `its check threw: ${error instanceof Error ? error.message : String(error)}`;
     }
+    if (problem !== undefined) return report(`${path}:${number}: invalid entry skipped; ${problem}`);
+    if (!valid) report(`${path}:${number}: invalid UTF-8 bytes read as U+FFFD`);
+    entries.push(record as unknown as AgentEntry);
+  };
+  const result = await scanLines(path, onLine, {
+    chunkBytes: options.readChunkBytes ?? DEFAULT_CHUNK_BYTES,
+    maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    overlong: (number, start) => corrupt(number, start, `longer than ${options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES} bytes`),
   });
-  if (torn !== "") {
-    problems.push(`${path}:${lines.length + 1}: torn final line ignored; it is cut off before the next append`);
-    tailBytes = Buffer.byteLength(torn);
+  if (result.torn) {
+    flushPending();
+    report(`${path}:${result.torn.number}: torn final line ignored; it is cut off before the next append`);
+    return { entries, validBytes: result.torn.start, fileBytes: result.fileBytes };
   }
-  return { entries, validBytes: bytes.length - tailBytes, fileBytes: bytes.length, problems };
+  if (pending) {
+    const { number, start } = pending;
+    pending = undefined;
+    report(`${path}:${number}: unparsable final line ignored; it is cut off before the next append`);
+    return { entries, validBytes: start, fileBytes: result.fileBytes };
+  }
+  return { entries, validBytes: result.fileBytes, fileBytes: result.fileBytes };
 }
 
-function parseLine(text: string): AgentEntry | undefined {
-  if (text.trim() === "") return undefined;
+/** Only spaces, tabs and carriage returns (a CRLF file's empty line). */
+function isBlank(bytes: Buffer): boolean {
+  for (const byte of bytes) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
+  return true;
+}
+
+function parseRecord(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
     const record = value as Record<string, unknown>;
-    return typeof record.id === "string" && typeof record.type === "string" ? (value as AgentEntry) : undefined;
+    return typeof record.id === "string" && typeof record.type === "string" ? record : undefined;
   } catch {
     return undefined;
   }
 }
 
-function isMissing(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "ENOENT";
-}
-
 function ignoreMissing(error: unknown): void {
-  if (!isMissing(error)) throw error;
+  if (codeOf(error) !== "ENOENT") throw error;
 }

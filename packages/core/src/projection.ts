@@ -38,11 +38,16 @@ export interface RepairedCall {
 
 /**
  * Gives every assistant tool call (not provider-executed) without a result a synthetic error result, inserted
- * before the next user or system message or at the end (AG-54). Returns the same array when nothing was missing.
+ * before the next user or system message or at the end (AG-54). A tool result whose call is not in the history
+ * before it (its assistant entry was skipped as invalid when read, AG-7) is left out, with its message when
+ * nothing else remains: providers reject such a result, which would fail every later turn. Returns the same
+ * array when nothing was changed.
  */
-export function repairToolResults(messages: ModelMessage[]): { messages: ModelMessage[]; repaired: RepairedCall[] } {
+export function repairToolResults(messages: ModelMessage[]): { messages: ModelMessage[]; repaired: RepairedCall[]; orphans: string[] } {
   const pending = new Map<string, string>();
+  const called = new Set<string>();
   const repaired: RepairedCall[] = [];
+  const orphans: string[] = [];
   let output: ModelMessage[] | undefined;
 
   const flush = (index: number): void => {
@@ -61,15 +66,23 @@ export function repairToolResults(messages: ModelMessage[]): { messages: ModelMe
     if (message.role === "user" || message.role === "system") flush(index);
     if (message.role === "assistant" && typeof message.content !== "string") {
       for (const part of message.content) {
+        if (part.type === "tool-call") called.add(part.toolCallId);
         if (part.type === "tool-call" && !part.providerExecuted) pending.set(part.toolCallId, part.toolName);
         if (part.type === "tool-result") pending.delete(part.toolCallId);
       }
     }
     if (message.role === "tool") {
-      for (const part of message.content) if (part.type === "tool-result") pending.delete(part.toolCallId);
+      const kept = message.content.filter((part) => part.type !== "tool-result" || called.has(part.toolCallId));
+      for (const part of kept) if (part.type === "tool-result") pending.delete(part.toolCallId);
+      if (kept.length < message.content.length) {
+        output ??= messages.slice(0, index);
+        for (const part of message.content) if (!kept.includes(part) && part.type === "tool-result") orphans.push(part.toolCallId);
+        if (kept.length > 0) output.push({ ...message, content: kept });
+        return;
+      }
     }
     output?.push(message);
   });
   flush(messages.length);
-  return { messages: output ?? messages, repaired };
+  return { messages: output ?? messages, repaired, orphans };
 }

@@ -71,7 +71,9 @@ export class TurnScheduler {
       .then(
         () => undefined,
         async (error: unknown) => {
-          const text = `background write failed: ${error instanceof Error ? error.message : String(error)}`;
+          // Names the message: it is lost, and the log line is all that is left of it.
+          const kind = message.role === "custom" ? message.type : message.role;
+          const text = `background write of ${kind} message ${message.id} failed: ${error instanceof Error ? error.message : String(error)}`;
           this.options.logger.warn(text);
           await this.options.emit({ type: "agent.error", source: "background-write", message: text });
         },

@@ -49,6 +49,9 @@ export async function runStep(context: TurnContext, turn: ActiveTurn, stepNumber
     model: context.getModel(),
     instructions: step.instructions,
     messages: step.messages,
+    // Stored system messages are history like any other (AG-52); the SDK refuses them by default, which would
+    // fail every later turn of the channel.
+    allowSystemInMessages: true,
     tools,
     ...(step.toolCallers === undefined ? {} : { experimental_toolCallers: sdkToolCallers(step.toolCallers, tools) }),
     ...(step.toolChoice === undefined ? {} : { toolChoice: step.toolChoice }),
@@ -107,6 +110,7 @@ async function readHistory(context: TurnContext, turn: ActiveTurn): Promise<{ me
   });
   const repaired = repairToolResults(projected);
   for (const call of repaired.repaired) await context.emit({ type: "tool.result_repaired", turnId: turn.id, ...call });
+  if (repaired.orphans.length > 0) context.logger.debug(`tool results without their call left out of the request: ${repaired.orphans.join(", ")}`);
   return { messages: repaired.messages, seenSeq };
 }
 

@@ -7,6 +7,7 @@ import type { LanguageModelV4, ProviderV4 } from "@ai-sdk/provider";
 import { MockBot } from "@koishijs/plugin-mock";
 import { Context, Logger, type ForkScope } from "koishi";
 import { IshikiService } from "../src/koishi/index.js";
+import { runtimesStopped } from "../src/runtime/index.js";
 import { scriptedModel, type ScriptedReply } from "../../core/test/agent-support.js";
 import { stopApp } from "./stop-app.js";
 
@@ -79,6 +80,8 @@ export async function startMockKernel(options: MockKernelOptions): Promise<MockK
     logged: (text) => logs.some(([, line]) => line.includes(text)),
     async dispose() {
       await stopApp(app);
+      // Koishi does not await dispose listeners: let every runtime finish writing before its home is removed.
+      await runtimesStopped();
       Logger.targets.splice(Logger.targets.indexOf(target), 1);
       await rm(dir, { recursive: true, force: true });
     },

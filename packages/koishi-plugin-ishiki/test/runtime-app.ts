@@ -8,6 +8,7 @@ import { Context, Logger } from "koishi";
 import type { AgentEntry } from "@yesimagent/core";
 import type { ChannelDomain } from "../src/extension/index.js";
 import { IshikiService } from "../src/koishi/index.js";
+import { runtimesStopped } from "../src/runtime/index.js";
 import { createMemoryOutboundPort, type MemoryOutboundPort } from "../src/tools/index.js";
 import type { IshikiEvent, IshikiMessageCreated } from "../src/types/index.js";
 import { scriptedModel, type ScriptedReply } from "../../core/test/agent-support.js";
@@ -69,6 +70,8 @@ export async function startKernel(options: KernelAppOptions): Promise<KernelApp>
     logs,
     async dispose() {
       await stopApp(app);
+      // Koishi does not await dispose listeners: let every runtime finish writing before its home is removed.
+      await runtimesStopped();
       Logger.targets.splice(Logger.targets.indexOf(target), 1);
       Logger.levels.base = level;
       await rm(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import type { Context, Logger, Session } from "koishi";
 import type { RuntimeDomain } from "../extension/index.js";
 import { claimsChannel } from "../profile/index.js";
-import type { Runtime } from "../runtime/index.js";
+import { runtimeIdOf, type Runtime } from "../runtime/index.js";
 import { DeliveryDedup } from "./delivery-dedup.js";
 import type { ProfileActivation } from "./profile-activation.js";
 import { sessionFact } from "./session-fact.js";
@@ -19,7 +19,7 @@ export function listenToSessions(ctx: Context, activations: () => Iterable<Profi
   return ctx.on("internal/session", (session: Session) => {
     const fact = sessionFact(session);
     if (fact === undefined) return;
-    const { platform, selfId, channelId } = fact.data as { platform: string; selfId: string; channelId: string };
+    const { platform, selfId, channelId, messageId } = fact.data as { platform: string; selfId: string; channelId: string; messageId: string };
     const activation = route(activations(), platform, selfId, channelId);
     if (activation === undefined) {
       // Counted and visible at logLevel 3, so a claim that matches nothing can be told from a quiet chat.
@@ -27,13 +27,14 @@ export function listenToSessions(ctx: Context, activations: () => Iterable<Profi
       logger.debug(`${fact.type} on ${platform}:${selfId}/${channelId} claimed by no active profile (${unclaimed} unclaimed so far)`);
       return;
     }
-    if (fact.type === "ishiki.message.created" && !dedup.admit(platform, selfId, channelId, fact.data.messageId)) return;
+    if (fact.type === "ishiki.message.created" && !dedup.admit(platform, selfId, channelId, messageId)) return;
     const domain = domainOf(activation, session);
     const key = JSON.stringify([activation.profile.id, domain.mode === "cross" ? "main" : [platform, selfId, channelId]]);
     const tail = (tails.get(key) ?? Promise.resolve())
       .then(() => activation.runtime(domain))
       .then((runtime: Runtime) => runtime.deliver(fact))
-      .catch((error: unknown) => logger.debug(`[${activation.profile.id}] event dropped: ${error instanceof Error ? error.message : String(error)}`))
+      // Every delivered fact is acted on or leaves this line; the runtime registry adds its creation error once a minute.
+      .catch((error: unknown) => logger.warn(`[${runtimeIdOf(activation.profile.id, domain)}] ${fact.type} ${messageId} dropped: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         if (tails.get(key) === tail) tails.delete(key);
       });

@@ -7,10 +7,11 @@ import { Extension, type ExtensionInstance } from "../extension/index.js";
 import { resolveResourceSettings } from "../attachments/index.js";
 import { createResourceCenter } from "../resources/index.js";
 import { createFinishTool, createReadTool, createSendMessageTool, createWaitTool, hasScheduledWork, WaitController } from "../tools/index.js";
-import type { IshikiEvent } from "../types/index.js";
+import { ishikiEntryChecks, type IshikiEvent } from "../types/index.js";
 import { captureMedia } from "./deliver.js";
 import { baseInstructions, joinInstructions, readPersona, resourcesInstructions } from "./instructions.js";
 import { gatewayModelSource, ModelBinding } from "./model-binding.js";
+import { leaseHome } from "./home-lease.js";
 import { runtimeHomeOf, runtimeIdOf } from "./runtime-address.js";
 import type { Runtime, RuntimeOptions } from "./runtime-contract.js";
 import { createExtensionHost, trackResources } from "./runtime-host.js";
@@ -35,12 +36,21 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const id = runtimeIdOf(profile.id, domain);
   const home = runtimeHomeOf(options.root, domain);
   const logger = options.prefixLogger(options.logger, id);
-  await mkdir(home, { recursive: true });
+  // One writer per events.jsonl (AG-10): a runtime of this home still stopping finishes before this one reads.
+  const releaseHome = await leaseHome(home, () => logger.warn(`waiting for the previous runtime of ${home} to finish stopping (one writer per events.jsonl)`));
+  let owned: ReturnType<typeof createResourceCenter>;
+  try {
+    await mkdir(home, { recursive: true });
+    owned = createResourceCenter({ runtimeId: id, home });
+  } catch (error) {
+    releaseHome();
+    throw error;
+  }
 
-  const owned = createResourceCenter({ runtimeId: id, home });
   const resources = trackResources(owned);
   const teardown = new Teardown(logger);
   teardown.add("store", "resources", () => owned.dispose());
+  teardown.add("store", "home lease", releaseHome);
   teardown.add("final", "schemes", () => {
     const left = resources.disposeLeftovers();
     if (left.length > 0) logger.debug("disposed schemes left attached at stop: %s", left.join(", "));
@@ -124,7 +134,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     agent = createAgent({
       id,
       model: model.model,
-      storage: createJsonlStorage(join(home, "events.jsonl"), { logger }),
+      storage: createJsonlStorage(join(home, "events.jsonl"), { logger, checks: ishikiEntryChecks }),
       plugins: [plugin, surfacePlugin, ...textReplyPlugins, ...output.plugins],
       logger,
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),

@@ -12,3 +12,4 @@ export type {
   IshikiToolsCatalog,
   IshikiUser,
 } from "./messages.js";
+export { ishikiEntryChecks } from "./entry-checks.js";
