@@ -1,7 +1,7 @@
 import { tool, type ToolSet } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { documentSetKey, ToolIndexRegistry } from "./shared-tool-index.js";
+import { ToolIndexRegistry } from "./shared-tool-index.js";
 import { ToolSearch } from "./tool-search.js";
 
 const none = new Set<string>();
@@ -66,11 +66,18 @@ describe("issue 19: one index per distinct document set, shared by runtimes", ()
     expect(b.search("note", none).tools[0].status).toBe("new");
   });
 
-  it("the key depends on content, not on order or object identity", () => {
-    const x = { name: "x", description: "X.", params: ["a"] };
-    const y = { name: "y", description: "Y.", params: [] };
-    expect(documentSetKey([x, y])).toBe(documentSetKey([{ ...y }, { ...x }]));
-    expect(documentSetKey([x, y])).not.toBe(documentSetKey([x, { ...y, description: "Y!" }]));
-    expect(documentSetKey([x])).not.toBe(documentSetKey([{ ...x, params: ["b"] }]));
+  it("sets are told apart by content, not by order or object identity", async () => {
+    const registry = new ToolIndexRegistry();
+    const make = (description: string, param: string): ToolSet => ({
+      y: tool({ description: "Y.", inputSchema: z.object({}) }),
+      x: tool({ description, inputSchema: z.object({ [param]: z.string() }) }),
+    });
+    const searches = Array.from({ length: 4 }, () => new ToolSearch({ codemode: false, indexes: registry }));
+    await searches[0].sync(make("X.", "a"));
+    await searches[1].sync(Object.fromEntries(Object.entries(make("X.", "a")).reverse()));
+    expect(registry.size).toBe(1);
+    await searches[2].sync(make("X!", "a"));
+    await searches[3].sync(make("X.", "b"));
+    expect(registry.size).toBe(3);
   });
 });

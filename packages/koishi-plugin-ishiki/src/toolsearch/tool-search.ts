@@ -4,27 +4,12 @@ import { SEARCH_NO_MATCH_NOTE, type SearchOutput } from "./search-contract.js";
 import { sharedToolIndexes, type SharedToolIndex, type ToolIndexRegistry } from "./shared-tool-index.js";
 import { readToolDocument, type ToolDocument } from "./tool-document.js";
 
-// Extensions may rebuild their tool objects at every assembly; unchanged ones are recognised by identity, in
-// every runtime of the process.
-const documentsByTool = new WeakMap<Tool, ToolDocument>();
-
 function documentOf(name: string, tool: Tool): ToolDocument | Promise<ToolDocument> {
-  const cached = documentsByTool.get(tool);
-  if (cached?.name === name) return cached;
   const document = readToolDocument(name, tool);
-  if (!(document instanceof Promise)) {
-    documentsByTool.set(tool, document);
-    return document;
-  }
-  return document.then(
-    (resolved) => {
-      documentsByTool.set(tool, resolved);
-      return resolved;
-    },
-    (error: unknown) => {
-      throw new Error(`toolsearch: cannot read the input schema of "${name}": ${error instanceof Error ? error.message : String(error)}`);
-    },
-  );
+  if (!(document instanceof Promise)) return document;
+  return document.catch((error: unknown) => {
+    throw new Error(`toolsearch: cannot read the input schema of "${name}": ${error instanceof Error ? error.message : String(error)}`);
+  });
 }
 
 /**
@@ -38,7 +23,8 @@ export class ToolSearch {
   readonly maxResults: number;
   private readonly indexes: ToolIndexRegistry;
   private shared: SharedToolIndex | undefined;
-  // The last synced tools, by identity: an unchanged assembly skips hashing the document set.
+  // The last synced tools, by identity: an unchanged assembly (the usual step) reads no schema. The documents
+  // themselves are not kept: the shared index has them.
   private synced: { names: string[]; tools: Tool[] } | undefined;
   private generation = 0;
   private closed = false;
