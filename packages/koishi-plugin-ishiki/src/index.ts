@@ -36,6 +36,9 @@ export type {
 } from "@yesimagent/gateway";
 
 export { containPath, FileScheme, ResourceError } from "./resources/index.js";
+// Race-safe host file access for extensions that mount host directories (the workspace).
+export { checkDescriptor, HostFileError, openChecked, pathAt, readBounded, refuseSpecial, systemErrorText } from "./resources/index.js";
+export type { CheckedFile, OpenCheckedOptions } from "./resources/index.js";
 export type {
   ArtifactContent,
   FileEntry,
