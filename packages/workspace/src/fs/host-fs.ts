@@ -177,44 +177,60 @@ export class HostFs implements IFileSystem {
     return unsafeBytesFromLatin1(Buffer.from(await this.readFileBuffer(path)).toString("latin1"));
   }
 
-  /**
-   * Writes (or appends) `bytes` to the file `path` names, created if missing. A file with other hard links is
-   * replaced instead of written through (a link planted on the host may lead out of the mount).
-   */
+  /** Writes (or appends) `bytes` to the file `path` names, created if missing. */
   private async put(path: string, bytes: Uint8Array, append: boolean): Promise<void> {
     this.writable(path);
     const real = await this.contain(path);
     const virtual = this.virtualOfReal(real);
     await this.atReal(real, async (at, dir) => {
-      const handle = await open(at, WRITE_FLAGS | (append ? O_APPEND : 0), 0o644);
-      let info: Stats;
+      // Refused before anything is created: a FIFO, a device, a directory; and a write over the quota.
+      const before = await lstat(at).catch((error: unknown) => {
+        if ((error as { code?: unknown }).code === "ENOENT") return undefined;
+        throw error;
+      });
+      if (before) refuseSpecial(before);
+      if (before?.isDirectory()) throw new FsError("EISDIR", `EISDIR: illegal operation on a directory, write '${virtual}'`);
+      const replace = before !== undefined && before.nlink > 1;
+      const size = before?.size ?? 0;
+      const growth = replace ? (append ? size : 0) + bytes.length : append ? bytes.length : bytes.length - size;
+      await this.options.quota?.reserve(growth, virtual);
       try {
-        info = await handle.stat();
-        refuseSpecial(info);
-        if (info.isDirectory()) throw new FsError("EISDIR", `EISDIR: illegal operation on a directory, write '${virtual}'`);
-        await checkDescriptor(handle, info, real);
-        if (info.nlink <= 1) {
-          await this.options.quota?.reserve(append ? bytes.length : bytes.length - info.size, virtual);
-          if (!append) await handle.truncate(0);
-          await writeAll(handle, bytes, append ? null : 0);
-          return;
-        }
-      } finally {
-        await handle.close();
+        if (replace) await this.replace(path, real, at, dir, bytes, append, before.mode);
+        else await this.writeInPlace(real, at, bytes, append, virtual);
+      } catch (error) {
+        await this.options.quota?.give(growth);
+        throw error;
       }
-      const kept = append ? await this.readFileBuffer(path) : new Uint8Array(0);
-      await this.options.quota?.reserve(kept.length + bytes.length, virtual);
-      const temp = `.ishiki-write-${randomUUID()}`;
-      const tempAt = pathAt(dir, temp, join(dirname(real), temp));
-      const copy = await open(tempAt, WRITE_FLAGS | O_EXCL, info.mode & 0o777);
-      try {
-        await writeAll(copy, kept, 0);
-        await writeAll(copy, bytes, kept.length);
-      } finally {
-        await copy.close();
-      }
-      await rename(tempAt, at);
     });
+  }
+
+  private async writeInPlace(real: string, at: string, bytes: Uint8Array, append: boolean, virtual: string): Promise<void> {
+    const handle = await open(at, WRITE_FLAGS | (append ? O_APPEND : 0), 0o644);
+    try {
+      const info = await handle.stat();
+      refuseSpecial(info);
+      if (info.isDirectory()) throw new FsError("EISDIR", `EISDIR: illegal operation on a directory, write '${virtual}'`);
+      await checkDescriptor(handle, info, real);
+      if (!append) await handle.truncate(0);
+      await writeAll(handle, bytes, append ? null : 0);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** A file with other hard links is replaced, not written through: a link planted on the host may lead out. */
+  private async replace(path: string, real: string, at: string, dir: FileHandle, bytes: Uint8Array, append: boolean, mode: number): Promise<void> {
+    const kept = append ? await this.readFileBuffer(path) : new Uint8Array(0);
+    const temp = `.ishiki-write-${randomUUID()}`;
+    const tempAt = pathAt(dir, temp, join(dirname(real), temp));
+    const copy = await open(tempAt, WRITE_FLAGS | O_EXCL, mode & 0o777);
+    try {
+      await writeAll(copy, kept, 0);
+      await writeAll(copy, bytes, kept.length);
+    } finally {
+      await copy.close();
+    }
+    await rename(tempAt, at);
   }
 
   public async writeFile(path: string, content: FileContent, options?: Encoding): Promise<void> {
