@@ -137,3 +137,20 @@ describe("check-then-open race", () => {
     expect(seen.inside).toBeGreaterThan(0);
   }, 120_000);
 });
+
+describe("an extension handler's error naming the home", () => {
+  it("is shown with local:// instead of the host path", async () => {
+    const detach = center.attach({
+      scheme: "leaky",
+      resolve: () => {
+        throw new ResourceError("resource_read_failed", `cannot open ${join(home, "d", "f.txt")} or ${home}`);
+      },
+    });
+    try {
+      const error = await failure("leaky://x");
+      expect(error.message).toBe("cannot open local://d/f.txt or local://");
+    } finally {
+      detach();
+    }
+  });
+});
