@@ -1,9 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, realpath, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, exists, failure, invokeWorkspace, startKernel, type Invoked, type Kernel } from "./support.js";
 import type { BashResult } from "../src/index.js";
+import { ByteQuota } from "../src/fs/byte-quota.js";
+import { HostFs } from "../src/fs/host-fs.js";
 
 // Issue 16 in the workspace: FIFOs and device files in a host mount, a directory swapped for a symlink while a
 // tool works on it, host paths in error texts, and the byte quota. Real special files in temp dirs.
@@ -111,6 +114,66 @@ describe("the workspace byte quota", () => {
     expect(copies.stderr).toContain("ENOSPC");
     expect(await exists(join(workspace, "c3.txt"))).toBe(false);
     await bash("rm -f /home/workspace/c1.txt /home/workspace/c2.txt");
+  });
+});
+
+/** A mount whose directory `s` is swapped for a symlink to the outside right after a path was checked. */
+class SwappedAfterCheck extends HostFs {
+  public swap: (() => Promise<void>) | undefined;
+
+  public override async contain(path: string): Promise<string> {
+    const real = await super.contain(path);
+    const swap = this.swap;
+    this.swap = undefined;
+    await swap?.();
+    return real;
+  }
+}
+
+describe("what is operated on is what was checked", () => {
+  it("every operation refuses a directory swapped for a symlink between the check and the operation", async () => {
+    const base = await realpath(await mkdtemp(join(tmpdir(), "ishiki-ws-swap-")));
+    const root = join(base, "root");
+    const away = join(base, "away");
+    await mkdir(join(root, "s"), { recursive: true });
+    await mkdir(away);
+    await writeFile(join(away, "f.txt"), SECRET);
+    const fs = new SwappedAfterCheck({ root, target: "/m", readOnly: false, quota: new ByteQuota(1 << 20, [root]) });
+    const operations: Array<[string, () => Promise<unknown>]> = [
+      ["readFile", () => fs.readFile("/s/f.txt")],
+      ["readFileBuffer", () => fs.readFileBuffer("/s/f.txt")],
+      ["readdir", () => fs.readdir("/s")],
+      ["stat", () => fs.stat("/s/f.txt")],
+      ["writeFile", () => fs.writeFile("/s/f.txt", "pwned")],
+      ["writeFile new", () => fs.writeFile("/s/planted.txt", "pwned")],
+      ["appendFile", () => fs.appendFile("/s/f.txt", "pwned")],
+      ["mkdir", () => fs.mkdir("/s/sub")],
+      ["rm", () => fs.rm("/s/f.txt")],
+      ["chmod", () => fs.chmod("/s/f.txt", 0o777)],
+      ["utimes", () => fs.utimes("/s/f.txt", new Date(0), new Date(0))],
+      ["mv", () => fs.mv("/s/f.txt", "/moved.txt")],
+    ];
+    try {
+      for (const [name, operation] of operations) {
+        await writeFile(join(root, "s", "f.txt"), "inside");
+        fs.swap = async () => {
+          await rename(join(root, "s"), join(root, "s.kept"));
+          await symlink(away, join(root, "s"));
+        };
+        const outcome = await operation().then(
+          (value) => ({ value }),
+          (error: Error) => ({ error }),
+        );
+        expect("error" in outcome, name).toBe(true);
+        expect(String((outcome as { error: Error }).error.message), name).not.toContain(base);
+        expect(await readdir(away), name).toEqual(["f.txt"]);
+        expect(await readFile(join(away, "f.txt"), "utf8"), name).toBe(SECRET);
+        await rm(join(root, "s"));
+        await rename(join(root, "s.kept"), join(root, "s"));
+      }
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
   });
 });
 

@@ -71,7 +71,10 @@ export interface OpenCheckedOptions {
  * The caller closes the handle.
  */
 export async function openChecked(path: string, options: OpenCheckedOptions = {}): Promise<CheckedFile> {
-  refuseSpecial(await lstat(path));
+  const before = await lstat(path);
+  // A real path never ends in a link: one there now was swapped in after the check.
+  if (before.isSymbolicLink()) throw changed();
+  refuseSpecial(before);
   const flags = (options.flags ?? O_RDONLY) | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | (options.directory ? O_DIRECTORY : 0);
   const handle = await open(path, flags);
   try {

@@ -1,9 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createResourceCenter, type OwnedResourceCenter } from "./center.js";
+import { containPath } from "./contain-path.js";
+import { hostFileSystem } from "./host-file-system.js";
 import { ResourceError } from "./resource-error.js";
 
 // Issue 16: FIFOs and device files in the home, a directory swapped for a symlink while it is read, and host
@@ -94,6 +96,33 @@ describe("no host path in error texts", () => {
       const error = await failure(url);
       expect(error.message).not.toContain(base);
       expect(error.message).not.toContain("/tmp");
+    }
+  });
+});
+
+describe("what is opened is what was checked", () => {
+  it("a directory swapped for a symlink after containPath is refused by every host read", async () => {
+    await mkdir(join(home, "s"));
+    await writeFile(join(home, "s", "f.txt"), "inside\n");
+    const file = await containPath(home, "s/f.txt", "local");
+    const dir = await containPath(home, "s", "local");
+    await rename(join(home, "s"), join(home, "s.kept"));
+    await symlink(join(base, "outside"), join(home, "s"));
+    try {
+      for (const read of [
+        () => hostFileSystem.readFileBuffer(file),
+        () => hostFileSystem.readFilePrefix!(file, 100),
+        () => hostFileSystem.stat(file),
+        () => hostFileSystem.readdir(dir),
+        async () => {
+          for await (const chunk of hostFileSystem.readText!(file)) return chunk;
+        },
+      ]) {
+        await expect(read()).rejects.toMatchObject({ code: "EACCES", message: expect.stringContaining("the path changed while it was opened") });
+      }
+    } finally {
+      await rm(join(home, "s"));
+      await rename(join(home, "s.kept"), join(home, "s"));
     }
   });
 });
