@@ -5,7 +5,7 @@ import type { FileEntry } from "./file-entry.js";
 import type { FileSource } from "./file-source.js";
 import type { ResourceFileSystem } from "./file-system.js";
 import type { FileUrl } from "./file-url.js";
-import { canReadByteChunks, hostFileSystem, readByteChunks } from "./host-file-system.js";
+import { canListDirectory, canReadByteChunks, hostFileSystem, listDirectory, readByteChunks } from "./host-file-system.js";
 import { HostFileError } from "./host-open.js";
 import { MAX_READ_BYTES } from "./limits.js";
 import { PAGE_LINES, PAGE_UNITS } from "./page.js";
@@ -55,6 +55,7 @@ export async function found<T>(url: string, action: () => Promise<T>): Promise<T
 }
 
 async function listing(filesystem: ResourceFileSystem, path: string): Promise<string> {
+  if (canListDirectory(filesystem)) return (await filesystem[listDirectory](path)).join("\n");
   const names = (await filesystem.readdir(path)).sort();
   const lines = await Promise.all(
     names.map(async (name) => {

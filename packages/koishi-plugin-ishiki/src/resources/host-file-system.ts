@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import type { ResourceFileSystem } from "./file-system.js";
 import { openChecked, pathAt, readBounded } from "./host-open.js";
 import { MAX_READ_BYTES } from "./limits.js";
@@ -11,6 +11,17 @@ export const readByteChunks: unique symbol = Symbol("ishiki.resources.readByteCh
 
 export interface ByteChunkReader {
   [readByteChunks](path: string, signal?: AbortSignal): AsyncIterable<Uint8Array>;
+}
+
+/** Internal hook: a listing from one verified directory descriptor, directories suffixed `/`, links followed for their type. */
+export const listDirectory: unique symbol = Symbol("ishiki.resources.listDirectory");
+
+export interface DirectoryLister {
+  [listDirectory](path: string): Promise<string[]>;
+}
+
+export function canListDirectory(filesystem: ResourceFileSystem): filesystem is ResourceFileSystem & DirectoryLister {
+  return typeof (filesystem as Partial<DirectoryLister>)[listDirectory] === "function";
 }
 
 export function canReadByteChunks(filesystem: ResourceFileSystem): filesystem is ResourceFileSystem & ByteChunkReader {
@@ -43,7 +54,7 @@ async function* chunks(path: string, signal?: AbortSignal): AsyncIterable<Uint8A
  * with `openChecked`, so what is read is what was confined, FIFOs and device files are refused without
  * blocking, and whole reads stop at the read limit by bytes actually read. Large files stream in chunks.
  */
-export const hostFileSystem: ResourceFileSystem & ByteChunkReader = {
+export const hostFileSystem: ResourceFileSystem & ByteChunkReader & DirectoryLister = {
   async readFileBuffer(path) {
     const { handle } = await openChecked(path);
     try {
@@ -82,4 +93,19 @@ export const hostFileSystem: ResourceFileSystem & ByteChunkReader = {
     }
   },
   [readByteChunks]: chunks,
+  async [listDirectory](path) {
+    const { handle } = await openChecked(path, { directory: true });
+    try {
+      const entries = (await readdir(pathAt(handle, ".", path), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // Only the type of a link's target is looked at (no open): a link to a directory lists as one.
+      return await Promise.all(
+        entries.map(async (entry) => {
+          const target = entry.isSymbolicLink() ? await stat(pathAt(handle, entry.name, `${path}/${entry.name}`)).catch(() => undefined) : undefined;
+          return entry.isDirectory() || target?.isDirectory() ? `${entry.name}/` : entry.name;
+        }),
+      );
+    } finally {
+      await handle.close();
+    }
+  },
 };

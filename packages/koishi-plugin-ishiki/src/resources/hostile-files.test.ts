@@ -83,9 +83,13 @@ describe("special files in the home are refused without opening them", () => {
     }
   });
 
-  it("a directory listing still names special files, without opening them", async () => {
+  it("a directory listing still names special files, without opening them; a link to a directory lists as one", async () => {
     const listing = await center.resolve("local://d");
     expect(listing).toMatchObject({ type: "text", text: "f.txt\npipe2" });
+    await mkdir(join(home, "l"));
+    await symlink("../d", join(home, "l", "to-d"));
+    await symlink("../pipe", join(home, "l", "to-pipe"));
+    expect(await center.resolve("local://l")).toMatchObject({ type: "text", text: "to-d/\nto-pipe" });
   });
 });
 
