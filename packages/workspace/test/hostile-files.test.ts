@@ -203,7 +203,7 @@ describe("check-then-open race", () => {
           ...Array.from({ length: 6 }, () => call<{ content: string }>(ws.tools, "read_file", { path: "/home/workspace/d/f.txt" }).then((r) => r.content)),
           bash("cat /home/workspace/d/f.txt; ls /home/workspace/d").then((r) => r.stdout + r.stderr),
           ...Array.from({ length: 12 }, () => ws.host.resources.resolve("workspace:///home/workspace/d/f.txt").then((p) => (p.type === "text" ? p.text : ""))),
-          ...Array.from({ length: 2 }, (_, i) => call(ws.tools, "write_file", { path: `/home/workspace/d/planted-${i}.txt`, content: "planted" }).then(() => "")),
+          ...Array.from({ length: 8 }, (_, i) => call(ws.tools, "write_file", { path: `/home/workspace/d/planted-${i}.txt`, content: "planted" }).then(() => "")),
         ]);
         for (const result of results) {
           const text = result.status === "fulfilled" ? result.value : String((result.reason as Error).message);
