@@ -7,6 +7,8 @@ import { call, exists, failure, invokeWorkspace, startKernel, type Invoked, type
 import type { BashResult } from "../src/index.js";
 import { ByteQuota } from "../src/fs/byte-quota.js";
 import { HostFs } from "../src/fs/host-fs.js";
+import type { Sandbox } from "../src/sandbox.js";
+import { sandboxFileSystem } from "../src/schemes/sandbox-file-system.js";
 
 // Issue 16 in the workspace: FIFOs and device files in a host mount, a directory swapped for a symlink while a
 // tool works on it, host paths in error texts, and the byte quota. Real special files in temp dirs.
@@ -171,6 +173,42 @@ describe("what is operated on is what was checked", () => {
         await rm(join(root, "s"));
         await rename(join(root, "s.kept"), join(root, "s"));
       }
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("workspace:// streams what was located", () => {
+  it("a directory swapped for a symlink after locate is refused by prefix and streamed reads", async () => {
+    const base = await realpath(await mkdtemp(join(tmpdir(), "ishiki-ws-locate-")));
+    const root = join(base, "root");
+    const away = join(base, "away");
+    await mkdir(join(root, "s"), { recursive: true });
+    await mkdir(away);
+    await writeFile(join(root, "s", "f.txt"), "inside");
+    await writeFile(join(away, "f.txt"), SECRET);
+    // Only `locate` is used by these reads: it confines the path, then the directory is swapped.
+    const sandbox = {
+      locate: async () => {
+        await rename(join(root, "s"), join(root, "s.kept"));
+        await symlink(away, join(root, "s"));
+        return join(root, "s", "f.txt");
+      },
+    } as unknown as Sandbox;
+    const restore = async () => {
+      await rm(join(root, "s"));
+      await rename(join(root, "s.kept"), join(root, "s"));
+    };
+    const view = sandboxFileSystem(sandbox);
+    try {
+      await expect(view.readFilePrefix!("/m/s/f.txt", 100)).rejects.toThrow(/the path changed while it was opened/);
+      await restore();
+      const first = async () => {
+        for await (const chunk of view.readText!("/m/s/f.txt")) return chunk;
+      };
+      await expect(first()).rejects.toThrow(/the path changed while it was opened/);
+      await restore();
     } finally {
       await rm(base, { recursive: true, force: true });
     }
