@@ -236,7 +236,7 @@ describe("check-then-open race", () => {
     let served = 0;
     try {
       // Bounded by count, not by time.
-      for (let round = 0; round < 300; round++) {
+      for (let round = 0; round < 150; round++) {
         const results = await Promise.allSettled([
           ...Array.from({ length: 6 }, () => call<{ content: string }>(ws.tools, "read_file", { path: "/home/workspace/d/f.txt" }).then((r) => r.content)),
           bash("cat /home/workspace/d/f.txt; ls /home/workspace/d").then((r) => r.stdout + r.stderr),

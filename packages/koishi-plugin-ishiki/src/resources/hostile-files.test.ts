@@ -148,7 +148,7 @@ describe("check-then-open race", () => {
     const seen = { inside: 0, refused: 0 };
     try {
       // Bounded by count, not by time: enough rounds that the unfixed check-then-open leaked every run.
-      for (let round = 0; round < 3000; round++) {
+      for (let round = 0; round < 1500; round++) {
         const urls = ["local://d/f.txt", "local://d", "local://d/f.txt:1"];
         const results = await Promise.allSettled(urls.map((url) => center.resolve(url)));
         for (const result of results) {
