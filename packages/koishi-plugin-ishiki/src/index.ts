@@ -37,6 +37,9 @@ export type {
 } from "@yesimagent/gateway";
 
 export { containPath, FileScheme, ResourceError } from "./resources/index.js";
+// Race-safe host file access for extensions that mount host directories (the workspace).
+export { checkDescriptor, HostFileError, openChecked, pathAt, readBounded, refuseSpecial, systemErrorText } from "./resources/index.js";
+export type { CheckedFile, OpenCheckedOptions } from "./resources/index.js";
 // The CJK-aware tokenizer of tool search (spec 05 CT-24), for extensions that index text the same way.
 export { tokenize } from "./toolsearch/index.js";
 export type {

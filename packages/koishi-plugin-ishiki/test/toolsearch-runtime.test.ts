@@ -9,7 +9,7 @@ import { ContextEngine, type ContextEngineInstance } from "../src/engines/index.
 import { Extension, type ExtensionHost, type ExtensionInstance } from "../src/extension/index.js";
 import { IshikiService } from "../src/koishi/index.js";
 import { createMemoryOutboundPort } from "../src/tools/index.js";
-import { SEARCH_NO_MATCH_NOTE, SEARCH_TOOL_DESCRIPTION, type CatalogData } from "../src/toolsearch/index.js";
+import { SEARCH_NO_MATCH_NOTE, SEARCH_TOOL_DESCRIPTION, sharedToolIndexes, type CatalogData } from "../src/toolsearch/index.js";
 import { channel, readEvents, startActive, toolOutputs, until, type KernelApp } from "./runtime-app.js";
 import { promptTexts, scriptedModel, type ScriptedReply } from "../../core/test/agent-support.js";
 
@@ -102,6 +102,22 @@ describe("toolsearch in a runtime", () => {
     await runtime.agent.wait();
     const last = catalogs(await readEvents(runtime.home)).at(-1);
     expect(last).toMatchObject({ kind: "delta", removed: ["mute_member"], text: "Tool catalog update: +0 \u22121.\nNo longer available: mute_member." });
+  });
+
+  it("issue 19: the channels of one profile share one search index, each with its own discovered set; stopping releases it", async () => {
+    offered = baseTools;
+    const before = sharedToolIndexes.size;
+    kernel = await startActive("p", { profiles: { p: profile() }, replies: [search("s1", "write note"), finish], setup: (app) => app.plugin(ToolsExtension) });
+    const runtimes = [];
+    for (const id of ["c1", "c2", "c3", "c4"]) runtimes.push(await kernel.app.ishiki.runtime("p", { ...channel, channelId: id }));
+    expect(sharedToolIndexes.size - before).toBe(1);
+    runtimes[0].wake();
+    await runtimes[0].agent.wait();
+    expect(catalogs(await readEvents(runtimes[0].home)).map((data) => data.kind)).toEqual(["baseline", "delta"]);
+    expect(catalogs(await readEvents(runtimes[1].home)).map((data) => data.kind)).toEqual(["baseline"]);
+    await kernel.dispose();
+    kernel = undefined;
+    await until(() => sharedToolIndexes.size === before);
   });
 
   it("CT-31 restart: the discovered set is rebuilt from events.jsonl and no duplicate baseline is written", async () => {

@@ -3,6 +3,7 @@ import { join, posix } from "node:path";
 import { Bash, InMemoryFs, MountableFs } from "just-bash";
 import type { IFileSystem } from "just-bash";
 import type { ResourceCenter } from "koishi-plugin-ishiki";
+import { ByteQuota } from "./fs/byte-quota.js";
 import { HostFs } from "./fs/host-fs.js";
 import { ResourceFs } from "./fs/resource-fs.js";
 import type { HostMount } from "./mounts.js";
@@ -55,11 +56,14 @@ export class Sandbox {
     const { home, settings, mounts, skills, resources } = this.options;
     await mkdir(join(home, "workspace"), { recursive: true });
     const homeFs = new HostFs({ root: await realpath(home), target: HOME, readOnly: true, hidden: ["resources"] });
-    const workspaceFs = new HostFs({ root: await realpath(join(home, "workspace")), target: WORKSPACE, readOnly: false });
+    const workspaceRoot = await realpath(join(home, "workspace"));
+    // One budget for everything the sandbox can write on the host.
+    const quota = new ByteQuota(settings.quotaBytes, [workspaceRoot, ...mounts.filter((mount) => !mount.readOnly).map((mount) => mount.root)]);
+    const workspaceFs = new HostFs({ root: workspaceRoot, target: WORKSPACE, readOnly: false, quota });
     const hosts = [
       { target: WORKSPACE, fs: workspaceFs },
       ...skills.map((skill) => ({ target: posix.join(SKILLS, skill.name), fs: new HostFs({ root: skill.dir, target: posix.join(SKILLS, skill.name), readOnly: true }) })),
-      ...mounts.map((mount) => ({ target: mount.target, fs: new HostFs({ root: mount.root, target: mount.target, readOnly: mount.readOnly }) })),
+      ...mounts.map((mount) => ({ target: mount.target, fs: new HostFs({ root: mount.root, target: mount.target, readOnly: mount.readOnly, quota }) })),
     ];
     const inside = (target: string): string => target.slice(HOME.length);
     const homeMounts = [

@@ -7,6 +7,8 @@ export interface WorkspaceSettings {
   timeoutMs: number;
   /** Safety cap per output stream of one command; not the model's page budget. */
   maxExecutionOutputBytes: number;
+  /** Bytes the workspace and the writable mounts may hold together; a write beyond fails `ENOSPC`. */
+  quotaBytes: number;
   network: boolean;
   javascript: boolean;
   python: boolean;
@@ -20,6 +22,7 @@ export const WorkspaceSettings: Schema<WorkspaceSettings> = Schema.object({
   cwd: Schema.string().default("/home/workspace"),
   timeoutMs: Schema.natural().min(1).default(30_000),
   maxExecutionOutputBytes: Schema.natural().min(1).default(32 * 1024 * 1024),
+  quotaBytes: Schema.natural().min(1).default(1024 * 1024 * 1024),
   network: Schema.boolean().default(false),
   javascript: Schema.boolean().default(false),
   python: Schema.boolean().default(false),
@@ -30,6 +33,7 @@ export const WorkspaceSettings: Schema<WorkspaceSettings> = Schema.object({
     cwd: "shell 的默认工作目录，也是相对路径的基准。",
     timeoutMs: "单条命令的时间上限（毫秒），超时返回退出码 124。",
     maxExecutionOutputBytes: "每个输出流的安全上限（字节），不是模型的分页预算。",
+    quotaBytes: "工作区与可写挂载目录合计可占用的字节数（默认 1 GiB）；超出时写入失败并返回 ENOSPC。",
     network: "允许 curl 访问公网地址（环回、私有与链路本地地址始终拒绝）。",
     javascript: "启用 js-exec（QuickJS 中的 JavaScript/TypeScript）。",
     python: "启用 python3/python（WASM 上的 CPython）。",
@@ -40,6 +44,7 @@ export const WorkspaceSettings: Schema<WorkspaceSettings> = Schema.object({
     cwd: "Default working directory of the shell and base of relative paths.",
     timeoutMs: "Time limit of one command in milliseconds; over it the command exits 124.",
     maxExecutionOutputBytes: "Safety cap per output stream in bytes; not the model's page budget.",
+    quotaBytes: "Bytes the workspace and the writable mounts may hold together (default 1 GiB); a write beyond fails with ENOSPC.",
     network: "Let curl reach public addresses (loopback, private and link-local addresses are always denied).",
     javascript: "Enable js-exec (JavaScript/TypeScript in QuickJS).",
     python: "Enable python3/python (CPython on WASM).",

@@ -9,6 +9,7 @@ describe("configuration and instructions", () => {
       cwd: "/home/workspace",
       timeoutMs: 30000,
       maxExecutionOutputBytes: 32 * 1024 * 1024,
+      quotaBytes: 1024 * 1024 * 1024,
       network: false,
       javascript: false,
       python: false,

@@ -1,3 +1,5 @@
+import { realpathSync } from "node:fs";
+import { sep } from "node:path";
 import { ArtifactScheme } from "./artifact-scheme.js";
 import { AssetScheme } from "./asset-scheme.js";
 import type { AssetFetchLimits } from "./asset-fetch.js";
@@ -24,6 +26,24 @@ export interface ResourceCenterOptions {
 /** A center plus the undo its runtime runs at stop: cached bytes are dropped. */
 export interface OwnedResourceCenter extends ResourceCenter {
   dispose(): void;
+}
+
+/**
+ * A handler's error with the runtime home written as `local:/` (`<home>/a.txt` reads `local://a.txt`): no host
+ * path reaches the model (docs/resources.md), whatever an extension's handler put in its message.
+ */
+function withoutHome(error: ResourceError, home: string): ResourceError {
+  const homes = [home];
+  try {
+    // Only on the error path: the home's real path, as containPath reports it.
+    homes.push(realpathSync(home));
+  } catch {
+    // A home that does not exist has no real path to hide.
+  }
+  if (!homes.some((path) => error.message.includes(path))) return error;
+  let message = error.message;
+  for (const path of homes.filter((path) => path.length > 1).sort((a, b) => b.length - a.length)) message = message.replaceAll(`${path}${sep}`, "local://").replaceAll(path, "local://");
+  return new ResourceError(error.code, message, { cause: error.cause ?? error });
 }
 
 /** Creates one runtime's center with the three core schemes registered (RS-1..RS-4). */
@@ -71,7 +91,7 @@ export function createResourceCenter(options: ResourceCenterOptions): OwnedResou
         return await handler.resolve(url, resolveOptions);
       } catch (error) {
         if (resolveOptions?.signal?.aborted && error === resolveOptions.signal.reason) throw error;
-        throw wrapHandlerError(scheme, error);
+        throw withoutHome(wrapHandlerError(scheme, error), options.home);
       }
     },
     async locate(url) {

@@ -5,7 +5,8 @@ import type { FileEntry } from "./file-entry.js";
 import type { FileSource } from "./file-source.js";
 import type { ResourceFileSystem } from "./file-system.js";
 import type { FileUrl } from "./file-url.js";
-import { canReadByteChunks, hostFileSystem, readByteChunks } from "./host-file-system.js";
+import { canListDirectory, canReadByteChunks, hostFileSystem, listDirectory, readByteChunks } from "./host-file-system.js";
+import { HostFileError } from "./host-open.js";
 import { MAX_READ_BYTES } from "./limits.js";
 import { PAGE_LINES, PAGE_UNITS } from "./page.js";
 import type { FilePayload, ResourcePayload, TextPayload } from "./payload.js";
@@ -13,6 +14,7 @@ import { ResourceError } from "./resource-error.js";
 import { isConcreteMediaType, isTextMediaType, resolveMediaType } from "./sniff.js";
 import { TextScan, type ScanResult } from "./text-scan.js";
 import { quote } from "./quote.js";
+import { systemErrorText } from "./system-error.js";
 import { baseUrl } from "./url-grammar.js";
 
 export interface FileReadOptions {
@@ -31,17 +33,29 @@ function isMissing(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
-/** Runs a file-system call, turning "no such file" into `resource_not_found`. */
+/**
+ * Runs a file-system call, turning its failure into a `ResourceError` that names the URL and no host path:
+ * "no such file" is `resource_not_found`, a FIFO or device `resource_read_failed`, a path that changed while
+ * it was opened `invalid_resource_uri`, a file over the limit `resource_too_large`.
+ */
 export async function found<T>(url: string, action: () => Promise<T>): Promise<T> {
   try {
     return await action();
   } catch (error) {
+    if (error instanceof ResourceError || (error as { name?: unknown })?.name === "AbortError") throw error;
     if (isMissing(error)) throw new ResourceError("resource_not_found", `${quote(url)}: no such file or directory`, { cause: error });
-    throw error;
+    const code = (error as { code?: unknown } | undefined)?.code;
+    if (code === "EFBIG") {
+      throw new ResourceError("resource_too_large", `${quote(url)}: more than the ${MAX_READ_BYTES / 1024 / 1024} MiB read limit; use a line selector such as :1-2000`);
+    }
+    const text = error instanceof HostFileError ? error.message : systemErrorText(error);
+    if (text === undefined) throw error;
+    throw new ResourceError(code === "EACCES" && error instanceof HostFileError ? "invalid_resource_uri" : "resource_read_failed", `${quote(url)}: ${text}`, { cause: error });
   }
 }
 
 async function listing(filesystem: ResourceFileSystem, path: string): Promise<string> {
+  if (canListDirectory(filesystem)) return (await filesystem[listDirectory](path)).join("\n");
   const names = (await filesystem.readdir(path)).sort();
   const lines = await Promise.all(
     names.map(async (name) => {
@@ -124,8 +138,11 @@ export async function readEntry(file: FileUrl, entry: FileEntry, options: FileRe
     return textPayload(file, entry, await scanText(file, [bytes], options), textMediaType);
   }
   const info = await found(file.url, () => filesystem.stat(entry.path));
+  if (!info.isFile && !info.isDirectory) {
+    throw new ResourceError("resource_read_failed", `${quote(file.url)}: not a regular file or directory; only those can be read`);
+  }
   if (info.isDirectory) {
-    const text = await listing(filesystem, entry.path);
+    const text = await found(file.url, () => listing(filesystem, entry.path));
     return textPayload(file, entry, await scanText(file, [text], options), "inode/directory");
   }
   let whole: Uint8Array | undefined;

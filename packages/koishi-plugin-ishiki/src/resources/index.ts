@@ -8,6 +8,8 @@ export type { ResourceFileSystem } from "./file-system.js";
 export { FileScheme } from "./file-scheme.js";
 export { hostFileSystem } from "./host-file-system.js";
 export { containPath } from "./contain-path.js";
+export { checkDescriptor, HostFileError, openChecked, pathAt, readBounded, refuseSpecial, type CheckedFile, type OpenCheckedOptions } from "./host-open.js";
+export { systemErrorText } from "./system-error.js";
 export type { ResourceCenter, ResolveOptions } from "./resource-center.js";
 export { createResourceCenter, type OwnedResourceCenter, type ResourceCenterOptions } from "./center.js";
 export type { ArtifactContent, ResourceStore } from "./resource-store.js";

@@ -1,3 +1,5 @@
+import { systemErrorText } from "./system-error.js";
+
 /** The six stable codes a resource read can fail with (spec 03 RS-16). */
 export type ResourceErrorCode =
   | "invalid_resource_uri"
@@ -25,6 +27,7 @@ export class ResourceError extends Error {
 export function wrapHandlerError(scheme: string, error: unknown): ResourceError {
   if (error instanceof ResourceError) return error;
   const name = error instanceof Error ? error.name : typeof error;
-  const message = error instanceof Error ? error.message : String(error);
+  // Node's system errors carry host paths; the model sees only the code and the reason.
+  const message = systemErrorText(error) ?? (error instanceof Error ? error.message : String(error));
   return new ResourceError("resource_read_failed", `${scheme} handler failed: ${name}: ${message}`, { cause: error });
 }

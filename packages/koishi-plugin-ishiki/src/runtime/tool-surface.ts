@@ -26,7 +26,8 @@ export const notInCatalog = (name: string): string => `Tool "${name}" is not in 
 /**
  * The codemode and toolsearch side of a runtime's tool surface (spec 05): completes each assembled tool set
  * with `codemode` (its description built from that set) and routes it (CT-2, CT-3); keeps the discovered set,
- * the search index over the deferred pool and the catalog state (CT-21 .. CT-33). One per runtime.
+ * the search over the deferred pool (its index shared by runtimes with the same tools) and the catalog state
+ * (CT-21 .. CT-33). One per runtime.
  */
 export class ToolSurface {
   readonly sandbox: CodemodeSandbox | undefined;
@@ -189,8 +190,9 @@ export class ToolSurface {
     this.options.logger.warn(`codemode: "${name}" in codemode.direct or codemode.directOnly matches no tool`);
   }
 
-  /** Terminates the sandbox's workers (runtime stop). */
+  /** Terminates the sandbox's workers and gives back the shared search index (runtime stop). */
   async close(): Promise<void> {
+    this.search?.close();
     await this.sandbox?.close();
   }
 }

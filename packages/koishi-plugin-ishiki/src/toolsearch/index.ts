@@ -2,6 +2,7 @@ export { tokenize } from "./tokenizer.js";
 export { parameterNames, readToolDocument, type ToolDocument } from "./tool-document.js";
 export { ToolIndex } from "./tool-index.js";
 export { ToolSearch } from "./tool-search.js";
+export { sharedToolIndexes, ToolIndexRegistry, type SharedToolIndex } from "./shared-tool-index.js";
 export {
   DEFAULT_MAX_RESULTS,
   KERNEL_RESIDENT_TOOLS,

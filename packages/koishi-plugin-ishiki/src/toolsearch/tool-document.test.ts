@@ -21,6 +21,12 @@ describe("tool documents (CT-23)", () => {
     expect(parameterNames(deep)).toEqual(["a", "b", "c", "d"]);
   });
 
+  it("issue 16: a schema nesting items and unions 100,000 deep is read without recursion past a bound", () => {
+    let node: Record<string, unknown> = { type: "object", properties: { leaf: {} } };
+    for (let i = 0; i < 100_000; i++) node = i % 2 ? { items: node } : { anyOf: [node] };
+    expect(parameterNames({ type: "object", properties: { top: node } })).toEqual(["top"]);
+  });
+
   it("CT-23 zod and JSON Schema tools are read through the AI SDK", () => {
     expect(readToolDocument("write_file", tool({ description: "Write a file.", inputSchema: z.object({ path: z.string(), content: z.string() }) }))).toEqual({
       name: "write_file",

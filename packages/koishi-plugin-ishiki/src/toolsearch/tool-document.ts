@@ -13,21 +13,31 @@ type SchemaNode = JSONSchema7 | boolean | undefined;
 // Nested keys (`entities[].entityType`) are searchable too, but deeply nested payload shapes are noise.
 const MAX_DEPTH = 3;
 
-function collect(node: SchemaNode, depth: number, into: Set<string>): void {
-  if (!node || typeof node === "boolean" || depth > MAX_DEPTH) return;
-  for (const [key, child] of Object.entries(node.properties ?? {})) {
-    into.add(key);
-    collect(child, depth + 1, into);
+// `items` and `anyOf`/`oneOf`/`allOf` do not deepen the key path, but a hostile schema can nest them without end.
+const MAX_NESTING = 32;
+
+function collect(node: SchemaNode, depth: number, nesting: number, into: Set<string>): void {
+  if (!node || typeof node === "boolean" || depth > MAX_DEPTH || nesting > MAX_NESTING) return;
+  const properties = node.properties;
+  if (properties) {
+    for (const key in properties) {
+      if (!Object.hasOwn(properties, key)) continue;
+      into.add(key);
+      collect(properties[key], depth + 1, nesting + 1, into);
+    }
   }
-  const items = Array.isArray(node.items) ? node.items : [node.items];
-  for (const item of items) collect(item, depth, into);
-  for (const branch of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) collect(branch, depth, into);
+  const items = node.items;
+  if (Array.isArray(items)) for (const item of items) collect(item, depth, nesting + 1, into);
+  else if (items !== undefined) collect(items, depth, nesting + 1, into);
+  for (const branches of [node.anyOf, node.oneOf, node.allOf]) {
+    if (Array.isArray(branches)) for (const branch of branches) collect(branch, depth, nesting + 1, into);
+  }
 }
 
 /** Parameter names of an input JSON Schema. */
 export function parameterNames(schema: JSONSchema7): string[] {
   const names = new Set<string>();
-  collect(schema, 0, names);
+  collect(schema, 0, 0, names);
   return [...names];
 }
 

@@ -47,6 +47,10 @@ export class ToolIndex {
     return this.documents.get(name);
   }
 
+  get size(): number {
+    return this.documents.size;
+  }
+
   names(): IterableIterator<string> {
     return this.documents.keys();
   }

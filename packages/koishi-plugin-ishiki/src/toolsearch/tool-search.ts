@@ -1,76 +1,88 @@
 import type { Tool, ToolSet } from "ai";
 import { deferredToolNames, residentToolNames, resolveMaxResults, type ToolsearchOptions } from "./resident.js";
 import { SEARCH_NO_MATCH_NOTE, type SearchOutput } from "./search-contract.js";
+import { sharedToolIndexes, type SharedToolIndex, type ToolIndexRegistry } from "./shared-tool-index.js";
 import { readToolDocument, type ToolDocument } from "./tool-document.js";
-import { ToolIndex } from "./tool-index.js";
+
+function documentOf(name: string, tool: Tool): ToolDocument | Promise<ToolDocument> {
+  const document = readToolDocument(name, tool);
+  if (!(document instanceof Promise)) return document;
+  return document.catch((error: unknown) => {
+    throw new Error(`toolsearch: cannot read the input schema of "${name}": ${error instanceof Error ? error.message : String(error)}`);
+  });
+}
 
 /**
  * The deferred tool pool of one runtime and the search over it (spec 05 CT-21 .. CT-23). The runtime calls
  * `sync` with every assembled tool set and `search` from the `search` tool; which hits join the discovered set,
- * and when they become visible, is the runtime's business.
+ * and when they become visible, is the runtime's business. The index itself is shared by every runtime with the
+ * same deferred documents (issue 19); `close` gives this runtime's share back.
  */
 export class ToolSearch {
   readonly resident: ReadonlySet<string>;
   readonly maxResults: number;
-  private readonly index = new ToolIndex();
-  // Extensions may rebuild their tool objects at every assembly; unchanged ones are recognised by identity.
-  private readonly read = new WeakMap<Tool, ToolDocument>();
+  private readonly indexes: ToolIndexRegistry;
+  private shared: SharedToolIndex | undefined;
+  // The last synced tools, by identity: an unchanged assembly (the usual step) reads no schema. The documents
+  // themselves are not kept: the shared index has them.
+  private synced: { names: string[]; tools: Tool[] } | undefined;
   private generation = 0;
+  private closed = false;
 
-  constructor(options: ToolsearchOptions & { readonly codemode: boolean }) {
+  constructor(options: ToolsearchOptions & { readonly codemode: boolean; readonly indexes?: ToolIndexRegistry }) {
     this.resident = residentToolNames(options, options.codemode);
     this.maxResults = resolveMaxResults(options);
+    this.indexes = options.indexes ?? sharedToolIndexes;
   }
 
   /** Names of the tools currently in the pool. */
   get deferred(): string[] {
-    return [...this.index.names()];
+    return this.shared ? [...this.shared.index.names()] : [];
   }
 
   /**
-   * Makes the pool equal to the deferred tools of `tools`: new and changed tools are (re)indexed, vanished ones
-   * removed. Resolves after lazy input schemas have been read.
+   * Makes the pool equal to the deferred tools of `tools`: the runtime moves to the index of that document set.
+   * Resolves after lazy input schemas have been read; a later sync wins over a slower earlier one.
    */
   async sync(tools: ToolSet): Promise<void> {
     const generation = ++this.generation;
     const names = deferredToolNames(tools, this.resident);
-    const pending: Array<Promise<void>> = [];
-    for (const name of names) {
-      const tool = tools[name];
-      const cached = this.read.get(tool);
-      if (cached?.name === name) {
-        this.index.set(cached);
-        continue;
-      }
-      const document = readToolDocument(name, tool);
-      if (document instanceof Promise) {
-        // A later sync owns the pool once it starts; a slow schema from this one must not revive a removed tool.
-        const settled = document.then(
-          (resolved) => void (generation === this.generation && this.remember(tool, resolved)),
-          (error: unknown) => {
-            throw new Error(`toolsearch: cannot read the input schema of "${name}": ${error instanceof Error ? error.message : String(error)}`);
-          },
-        );
-        pending.push(settled);
-      } else this.remember(tool, document);
-    }
-    const live = new Set(names);
-    for (const name of [...this.index.names()]) if (!live.has(name)) this.index.delete(name);
-    await Promise.all(pending);
+    const objects = names.map((name) => tools[name]);
+    if (this.shared && this.synced && sameTools(this.synced, names, objects)) return;
+    let pending = false;
+    const read = names.map((name, i) => {
+      const document = documentOf(name, objects[i]);
+      pending ||= document instanceof Promise;
+      return document;
+    });
+    const documents = pending ? await Promise.all(read) : (read as ToolDocument[]);
+    if (generation !== this.generation || this.closed) return;
+    this.shared = this.indexes.update(this.shared, documents);
+    this.synced = { names, tools: objects };
   }
 
   /** Runs a query; tools in `discovered` are reported `available`, the others `new`. */
   search(query: string, discovered: ReadonlySet<string>): SearchOutput {
-    const tools = this.index.query(query, this.maxResults).map((name) => ({
+    const index = this.shared?.index;
+    const tools = (index?.query(query, this.maxResults) ?? []).map((name) => ({
       name,
-      description: this.index.get(name)?.description ?? "",
+      description: index?.get(name)?.description ?? "",
       status: discovered.has(name) ? ("available" as const) : ("new" as const),
     }));
     return tools.length > 0 ? { tools } : { tools, note: SEARCH_NO_MATCH_NOTE };
   }
 
-  private remember(tool: Tool, document: ToolDocument): void {
-    this.read.set(tool, document);
-    this.index.set(document);
+  /** Releases this runtime's share of the index (runtime stop); the pool is empty afterwards. */
+  close(): void {
+    this.closed = true;
+    if (this.shared) this.indexes.release(this.shared);
+    this.shared = undefined;
+    this.synced = undefined;
   }
+}
+
+function sameTools(previous: { names: string[]; tools: Tool[] }, names: string[], tools: Tool[]): boolean {
+  if (previous.names.length !== names.length) return false;
+  for (let i = 0; i < names.length; i++) if (previous.names[i] !== names[i] || previous.tools[i] !== tools[i]) return false;
+  return true;
 }

@@ -1,5 +1,4 @@
-import { open } from "node:fs/promises";
-import { ResourceError } from "koishi-plugin-ishiki";
+import { openChecked, ResourceError } from "koishi-plugin-ishiki";
 import type { ResourceFileSystem } from "koishi-plugin-ishiki";
 import { errorCode, FsError } from "../fs/fs-error.js";
 import type { Sandbox } from "../sandbox.js";
@@ -18,8 +17,9 @@ async function coded<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Streams a confined real host path, opened checked: a FIFO, a device or a swapped directory is refused. */
 async function* hostChunks(path: string, signal?: AbortSignal): AsyncIterable<string> {
-  const handle = await open(path, "r");
+  const { handle } = await openChecked(path);
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   try {
     const buffer = new Uint8Array(CHUNK_BYTES);
@@ -61,7 +61,7 @@ export function sandboxFileSystem(sandbox: Sandbox): ResourceFileSystem {
       coded(async () => {
         const host = await sandbox.locate(path);
         if (host === undefined) return (await (await sandbox.fs()).readFileBuffer(path)).subarray(0, maxBytes);
-        const handle = await open(host, "r");
+        const { handle } = await openChecked(host);
         try {
           const buffer = new Uint8Array(maxBytes);
           const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);

@@ -24,6 +24,8 @@ export function fsFailure(path: string, error: unknown): ToolError {
     case "EACCES":
     case "ENOTSUP":
     case "EINVAL":
+    case "ENOSPC":
+    case "EFBIG":
       // Already `<CODE>: <reason>` in our own words (HostFs), and free of host paths.
       return new ToolError(message.startsWith(`${code}:`) ? message.split("\n")[0] : `${code}: ${path}`);
     default:
