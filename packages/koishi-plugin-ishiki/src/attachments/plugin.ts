@@ -69,7 +69,7 @@ function successfulResults(messages: readonly AgentMessage[]): Set<string> {
   return results;
 }
 
-/** Creates one runtime's attachment plugins; their state (delivery fold, derived records) is shared between them. */
+/** Creates one runtime's attachment plugins; their state (delivery fold, completed platform records) is shared between them. */
 export function createAttachmentPlugins(options: AttachmentPluginOptions): AttachmentPlugins {
   const settings = resolveResourceSettings(options.settings);
   const history = new AttachmentHistory();
