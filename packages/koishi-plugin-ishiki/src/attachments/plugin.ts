@@ -106,8 +106,9 @@ export function createAttachmentPlugins(options: AttachmentPluginOptions): Attac
           continue;
         }
         out.push(message);
-        const record = isFact(message) ? platformOf.get(message.id) : undefined;
-        if (record && !history.retractedFacts.has(factIdentity(message.data))) out.push(await platform.complete(record, message as FactMessage));
+        if (!isFact(message)) continue;
+        const record = platformOf.get(message.id);
+        if (record && !history.retractedFacts.has(factIdentity(message.data))) out.push(await platform.complete(record, message));
       }
       return out;
     },
