@@ -12,12 +12,29 @@ const pkg = require("./package.json");
 
 rmSync(join(cwd, "lib"), { recursive: true, force: true });
 
+// Dependencies inlined into lib/ instead of installed beside it. just-bash lists two native compressors
+// (`@mongodb-js/zstd`, `node-liblzma`) as optional dependencies, which a plain `npm install` compiles with
+// node-gyp (and fails to on a machine without a C++ toolchain); nothing we ship uses xz or zstd, and npm has no
+// way for a package to decline a dependency's optional dependencies. Inlined, just-bash's own runtime imports
+// stay external and are listed in the workspace package's dependencies; the two compressors stay lazy imports
+// that just-bash itself reports as missing if a sandbox command ever needs them (issue 20).
+const INLINE = { "koishi-plugin-ishiki-workspace": ["just-bash"] };
+const inline = new Set(INLINE[pkg.name] ?? []);
+const packageOf = (path) => path.split("/").slice(0, path.startsWith("@") ? 2 : 1).join("/");
+const externals = {
+  name: "externals",
+  setup(build) {
+    // An inlined package is taken in its CommonJS build (its `require` export), as the output is CommonJS.
+    build.onResolve({ filter: /^[^./]/ }, (args) => (inline.has(packageOf(args.path)) ? { path: require.resolve(args.path) } : { path: args.path, external: true }));
+  },
+};
+
 await build({
   entryPoints: [join(cwd, "src/index.ts")],
   outfile: join(cwd, "lib/index.cjs"),
   bundle: true,
   // Dependencies stay `require()` calls: Node >= 20.19 loads ESM-only ones such as `ai` that way.
-  packages: "external",
+  ...(inline.size === 0 ? { packages: "external" } : { plugins: [externals] }),
   platform: "node",
   format: "cjs",
   target: "node20",
