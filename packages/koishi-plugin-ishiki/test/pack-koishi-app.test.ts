@@ -1,13 +1,15 @@
 // Issue 20, done when: `npm run pack`, then plain npm installs the tarballs into a fresh Koishi app outside the
 // workspace (as docs/getting-started.md says), `koishi start` loads the real plugins from koishi.yml, and a chat
 // message gets an answer from a model: an OpenAI-compatible HTTP server on 127.0.0.1 behind the real provider.
-// The chat side is @koishijs/plugin-mock, driven by a small plugin of the app that prints what the bot sends.
+// The chat side is @koishijs/plugin-mock, driven by a small plugin of the app that prints what the bot sends. The
+// app also builds the NoteExtension sample as docs/extensions.md describes (TypeScript to CommonJS with tsc,
+// `npm install` of its folder, listed under `plugins:` and enabled under `extends`).
 import { spawn } from "node:child_process";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sse, startServer, type TestServer } from "../../gateway/test/gateway-servers.js";
-import { cleanEnv, freshPackage, nativeBuilds, npmInstall, packTarballs, VERSIONS, type Tarballs } from "./pack-support.js";
+import { cleanEnv, freshPackage, nativeBuilds, npmInstall, packTarballs, repo, run, VERSIONS, type Tarballs } from "./pack-support.js";
 
 const chunk = (delta: unknown, finish: string | null = null) => ({
   id: "chatcmpl-1",
@@ -43,7 +45,7 @@ exports.apply = (ctx) => {
 function koishiYml(baseUrl: string): string {
   const ishiki = {
     models: { providers: { relay: { api: "openai-completions", baseUrl, models: [{ id: "m" }] } } },
-    profiles: { demo: { model: "relay:m", channels: { "mock:bot": ["*"] }, extends: { workspace: {} } } },
+    profiles: { demo: { model: "relay:m", channels: { "mock:bot": ["*"] }, extends: { workspace: {}, note: { config: { prefix: "memo" } } } } },
   };
   return [
     "logger:",
@@ -53,9 +55,38 @@ function koishiYml(baseUrl: string): string {
     `  mock: ${JSON.stringify({ selfId: "bot" })}`,
     `  ishiki: ${JSON.stringify(ishiki)}`,
     "  ishiki-workspace: {}",
+    "  ishiki-note: {}",
     "  ishiki-test-driver: {}",
     "",
   ].join("\n");
+}
+
+// The extension package of docs/extensions.md ("Packaging and loading your extension").
+const NOTE_PACKAGE = {
+  name: "koishi-plugin-ishiki-note",
+  version: "0.1.0",
+  main: "lib/index.js",
+  types: "lib/index.d.ts",
+  files: ["lib"],
+  koishi: { description: { en: "Durable notes for Ishiki", zh: "为 Ishiki 记录持久笔记" }, service: { required: ["ishiki"], implements: ["ishiki.ext.note"] } },
+  peerDependencies: { koishi: "^4.18.11", "koishi-plugin-ishiki": "^0.1.0" },
+};
+const NOTE_TSCONFIG = {
+  compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, esModuleInterop: true, skipLibCheck: true, declaration: true, rootDir: "src", outDir: "lib", types: ["node"] },
+  include: ["src"],
+};
+
+/** Builds the NoteExtension sample in `<app>/extensions/note` with the app's tsc and installs the folder. */
+async function installNoteExtension(app: string): Promise<void> {
+  const dir = join(app, "extensions/note");
+  await mkdir(join(dir, "src"), { recursive: true });
+  await writeFile(join(dir, "package.json"), JSON.stringify(NOTE_PACKAGE, null, 2));
+  await writeFile(join(dir, "tsconfig.json"), JSON.stringify(NOTE_TSCONFIG, null, 2));
+  await copyFile(join(repo, "examples/extensions/src/note.ts"), join(dir, "src/index.ts"));
+  const built = await run(process.execPath, [join(app, "node_modules/typescript/bin/tsc"), "-p", dir], dir);
+  expect(built.output).toBe("");
+  const linked = await run("npm", ["install", "--no-audit", "--no-fund", "./extensions/note"], app);
+  expect(linked.code, linked.output).toBe(0);
 }
 
 /** `koishi start` in `dir` until `until` matches its output; the process group is killed either way. */
@@ -97,13 +128,15 @@ describe("a fresh Koishi app installed from the packed tarballs (issue 20)", () 
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it("OV-1 QA-23 npm i of every tarball compiles nothing; koishi start loads the plugins and a private hello gets the model's answer", async () => {
+  it("OV-1 QA-23 XA-19 npm i of every tarball compiles nothing; koishi start loads the plugins and a TypeScript extension, and a private hello gets the model's answer", async () => {
     const dependencies: Record<string, string> = {
       koishi: VERSIONS.koishi,
       "@koishijs/plugin-mock": VERSIONS["@koishijs/plugin-mock"],
       // Listed so the loader does not add them to koishi.yml and package.json itself.
       "@koishijs/plugin-http": VERSIONS["@koishijs/plugin-http"],
       "@koishijs/plugin-proxy-agent": VERSIONS["@koishijs/plugin-proxy-agent"],
+      typescript: VERSIONS.typescript,
+      "@types/node": VERSIONS["@types/node"],
     };
     for (const [name, path] of tarballs!.byName) dependencies[name] = `file:${path}`;
     dir = await freshPackage("ishiki-bot", dependencies);
@@ -111,6 +144,8 @@ describe("a fresh Koishi app installed from the packed tarballs (issue 20)", () 
     expect(install.code, install.output).toBe(0);
     expect(await nativeBuilds(dir, install)).toEqual([]);
 
+    await installNoteExtension(dir);
+    // Written after the last npm install, which would prune a package it does not know.
     const driver = join(dir, "node_modules/koishi-plugin-ishiki-test-driver");
     await mkdir(driver);
     await writeFile(join(driver, "package.json"), JSON.stringify({ name: "koishi-plugin-ishiki-test-driver", version: "0.0.0", main: "index.js" }));
@@ -125,6 +160,7 @@ describe("a fresh Koishi app installed from the packed tarballs (issue 20)", () 
     expect(server!.received).toHaveLength(1);
     const body = server!.received[0].body as { messages: unknown[]; tools: Array<{ function: { name: string } }> };
     expect(JSON.stringify(body.messages)).toContain("hello");
-    expect(body.tools.map((tool) => tool.function.name)).toEqual(expect.arrayContaining(["send_message", "bash", "read_file"]));
+    expect(body.tools.map((tool) => tool.function.name)).toEqual(expect.arrayContaining(["send_message", "bash", "read_file", "note_write"]));
+    expect(JSON.stringify(body.messages)).toContain("Use note_write to record durable notes.");
   }, 300_000);
 });
