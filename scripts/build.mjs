@@ -5,6 +5,7 @@ import { rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { build } from "esbuild";
+import { INLINED } from "./inline.mjs";
 
 const cwd = process.cwd();
 const require = createRequire(join(cwd, "package.json"));
@@ -12,14 +13,8 @@ const pkg = require("./package.json");
 
 rmSync(join(cwd, "lib"), { recursive: true, force: true });
 
-// Dependencies inlined into lib/ instead of installed beside it. just-bash lists two native compressors
-// (`@mongodb-js/zstd`, `node-liblzma`) as optional dependencies, which a plain `npm install` compiles with
-// node-gyp (and fails to on a machine without a C++ toolchain); nothing we ship uses xz or zstd, and npm has no
-// way for a package to decline a dependency's optional dependencies. Inlined, just-bash's own runtime imports
-// stay external and are listed in the workspace package's dependencies; the two compressors stay lazy imports
-// that just-bash itself reports as missing if a sandbox command ever needs them (issue 20).
-const INLINE = { "koishi-plugin-ishiki-workspace": ["just-bash"] };
-const inline = new Set(INLINE[pkg.name] ?? []);
+// Packages inlined into lib/ (scripts/inline.mjs says which and why); everything else stays external.
+const inline = new Set(INLINED[pkg.name] ?? []);
 const packageOf = (path) => path.split("/").slice(0, path.startsWith("@") ? 2 : 1).join("/");
 const externals = {
   name: "externals",
