@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
+import { INLINED } from "./inline.mjs";
 
 export const FOLDER_ORDER = [
   "agent",
@@ -144,12 +145,13 @@ function packageOf(spec) {
 /**
  * Checks the sources of one package (the folder holding its package.json) against its declared dependencies
  * and returns one line per violation, `<package>/src/path:line: reason`. Relative imports stay inside src/;
- * bare ones name the package itself, a Node built-in, or a dependency or peer dependency. The core and the
+ * bare ones name the package itself, a Node built-in, a dependency or peer dependency, or a package the build
+ * inlines (scripts/inline.mjs). The core and the
  * gateway may not declare Koishi or Ishiki packages at all (OV-6, OV-8).
  */
 export function checkPackageBoundaries(packageDir) {
   const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
-  const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+  const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {}), ...(INLINED[manifest.name] ?? [])]);
   const hostFree = manifest.name === "@yesimagent/core" || manifest.name === "@yesimagent/gateway";
   const srcDir = join(packageDir, "src");
   const violations = [];

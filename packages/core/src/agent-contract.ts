@@ -20,7 +20,10 @@ export interface Agent {
   readonly state: AgentStateStore;
   /** Reads history, restores state and runs the plugins' `init`; lazy, shared, retried after failure (AG-50). */
   init(): Promise<void>;
-  /** Interrupts, stops the plugins in reverse order and emits `agent.stop` (AG-28). */
+  /**
+   * Interrupts, stops the plugins in reverse order and emits `agent.stop` (AG-28). Afterwards `send`, `run` and
+   * `continue` throw `AgentRuntimeError` until a new `init()` succeeds.
+   */
   stop(): Promise<void>;
   /** Submits a message per the decision table of AG-18; returns the turn it joined or queued, if any. */
   send(message: AgentMessage, options?: AgentSendOptions): string | undefined;

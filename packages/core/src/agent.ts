@@ -79,6 +79,9 @@ export function createAgent(config: AgentConfig): Agent {
   };
 
   let initialized = false;
+  // Set once stop() has returned: teardown that runs after it (a runtime's extensions, engines) must not open
+  // turns on an agent nobody will stop again. A successful init() starts it again.
+  let stopped = false;
   let initializing: Promise<void> | undefined;
   const init = (): Promise<void> => {
     if (initialized) return Promise.resolve();
@@ -98,6 +101,7 @@ export function createAgent(config: AgentConfig): Agent {
         throw error;
       }
       initialized = true;
+      stopped = false;
       await emit({ type: "agent.init" });
     })().finally(() => {
       initializing = undefined;
@@ -148,6 +152,7 @@ export function createAgent(config: AgentConfig): Agent {
 
   const assertRunning = (): void => {
     if (stopping) throw new AgentRuntimeError("Agent is stopping");
+    if (stopped) throw new AgentRuntimeError("Agent is stopped; call init() to start it again");
   };
 
   /** The decision table of AG-18, with AG-19's reading of `reject`. */
@@ -209,6 +214,7 @@ export function createAgent(config: AgentConfig): Agent {
           }
           await emit({ type: "agent.stop" });
         } finally {
+          stopped = true;
           stopping = undefined;
         }
         if (failure !== undefined) throw failure;

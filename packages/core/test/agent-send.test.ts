@@ -160,8 +160,25 @@ describe("send decision table (AG-18)", () => {
     expect(() => agent.continue("x")).toThrow("Agent is stopping");
     expect(() => agent.run(createUserMessage("x"))).toThrow("Agent is stopping");
     await stopping;
+    await agent.wait();
+  });
+
+  it("AG-20 AG-28 after stop() returns, send, continue and run refuse new work until init() starts the agent again", async () => {
+    const model = scriptedModel([{ text: "ok" }]);
+    const agent = createAgent({ model });
+    await agent.init();
+    await agent.stop();
+    const stopped = "Agent is stopped; call init() to start it again";
+    expect(() => agent.send(createUserMessage("late"))).toThrow(AgentRuntimeError);
+    expect(() => agent.send(createUserMessage("late"), { trigger: false })).toThrow(stopped);
+    expect(() => agent.continue("late")).toThrow(stopped);
+    expect(() => agent.run(createUserMessage("late"))).toThrow(stopped);
+    expect(agent.isIdle()).toBe(true);
+    expect(model.prompts).toHaveLength(0);
+    await agent.init();
     expect(agent.send(createUserMessage("after"))).toBeTypeOf("string");
     await agent.wait();
+    expect(model.prompts).toHaveLength(1);
   });
 });
 

@@ -197,8 +197,16 @@ describe("platform records", () => {
     const factEntry = entries.find((entry) => entry.type === "message" && entry.data.role === "custom" && entry.data.type === "ishiki.message.created")!;
     const delivery = entries.find((entry) => entry.type === "ishiki.delivery")!;
     expect(delivery.data).toMatchObject({ items: [{ key: `platform:${factEntry.id}:0`, url: asset, outcome: "shown" }] });
-    // The derived record is never persisted, and its projected message reuses the fact's identity.
-    expect(entries.some((entry) => JSON.stringify(entry).includes("\"source\":\"platform\""))).toBe(false);
+    // The record was written with the fact, right after it, with references only; its projected message reuses
+    // the fact's identity.
+    const recordEntry = entries[entries.indexOf(factEntry) + 1];
+    expect(recordEntry.data).toMatchObject({
+      id: `${(factEntry.data as { id: string }).id}#attachments`,
+      role: "custom",
+      type: "ishiki.attachment",
+      data: { source: "platform", platform: "qq", selfId: "bot", channelId: "g1", messageId: "m1", items: [{ url: asset, lifetime: "once", immutable: true }] },
+    });
+    expect(JSON.stringify(entries)).not.toContain(base64(image));
     const projected = runtime.projected[0].find((message) => message.id === `${(factEntry.data as { id: string }).id}#attachments`);
     expect(projected?.timestamp).toBe((factEntry.data as { timestamp: number }).timestamp);
 
@@ -210,6 +218,33 @@ describe("platform records", () => {
     expect(attachmentMessages(later)).toHaveLength(0);
     expect(JSON.stringify(later)).not.toContain("<file:");
     expect(later.some((message) => typeof message.content !== "string" && message.content.some((part) => part.type === "file"))).toBe(false);
+  });
+
+  it("EX-17 EX-21 EX-32 a chat image's record is stored at ingestion and its once delivery survives a restart", async () => {
+    const temp = await tempDir();
+    const path = join(temp.dir, "events.jsonl");
+    const home = join(temp.dir, "home");
+    const image = png(16, 16, 7);
+    const first = scriptedModel([{ text: "nice picture" }]);
+    const before = await createRuntime({ model: first, home, storage: createJsonlStorage(path), settings: { imageInput: true } });
+    const asset = await before.resources.store.registerAsset(`data:image/png;base64,${base64(image)}`, { mediaType: "image/*" });
+    before.agent.send(createCustomMessage("ishiki.message.created", fact("m9", `<img src="${asset}"/>`)), { trigger: false });
+    await before.agent.wait();
+    const stored = (await before.agent.storage.read()).map((entry) => (entry.type === "message" && entry.data.role === "custom" ? entry.data.type : entry.type));
+    expect(stored).toEqual(["ishiki.message.created", "ishiki.attachment"]);
+    before.agent.continue();
+    await before.agent.wait();
+    await before.agent.stop();
+    expect(decisions(first.prompts[0].prompt)).toEqual(["include: original bytes"]);
+
+    const second = scriptedModel([{ text: "again" }]);
+    const after = await createRuntime({ model: second, home, storage: createJsonlStorage(path), settings: { imageInput: true } });
+    runtimes.push(after);
+    after.agent.continue("what was it?");
+    await after.agent.wait();
+    expect(decisions(second.prompts[0].prompt)).toEqual(["omit: shown earlier"]);
+    expect(JSON.stringify(second.prompts[0].prompt)).not.toContain('"type":"file"');
+    await temp.dispose();
   });
 
   it("EX-29 an asset that cannot be fetched is deferred as unavailable and retried", async () => {

@@ -199,6 +199,24 @@ describe("display conversion and shaping", () => {
     expect(records).toEqual([]);
   });
 
+  it("EX-9 RS-36 an error text over 2,000 lines is cut to 2,000 lines with the note, as displayed and as thrown", async () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => `at frame ${i}`).join("\n");
+    const out = (await display(null, { tool: { toModelOutput: () => ({ type: "error-text", value: lines }) } as Partial<Tool> })) as { value: string };
+    const shown = out.value.split("\n");
+    expect(shown).toHaveLength(2000);
+    expect(shown.slice(0, 1999)).toEqual(lines.split("\n").slice(0, 1999));
+    expect(shown[1999]).toBe(`[error text truncated: ${lines.length - shown.slice(0, 1999).join("\n").length} more characters]`);
+
+    const thrown = tool({ inputSchema: anyInput, execute: async (): Promise<string> => { throw new ToolError(lines); } }) as Tool;
+    const wrapped = wrapToolSet({ t: thrown }, context()).t;
+    const error = await (wrapped.execute!({}, { toolCallId: "e", messages: [] } as never) as Promise<unknown>).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(out.value);
+
+    const fits = Array.from({ length: 2000 }, () => "x").join("\n");
+    const whole = (await display(null, { tool: { toModelOutput: () => ({ type: "error-text", value: fits }) } as Partial<Tool> })) as { value: string };
+    expect(whole.value).toBe(fits);
+  });
+
   it("EX-1 wrapping an already wrapped tool set does not stack the exit", async () => {
     let conversions = 0;
     const base = tool({ inputSchema: anyInput, execute: async () => "x", toModelOutput: ({ output }) => (conversions++, { type: "text", value: `[${output}]` }) }) as Tool;

@@ -183,7 +183,7 @@ describe("ExtensionHost and AgentRuntime (XA-6, XA-14 .. XA-17)", () => {
     await runtime.deliver(fact('look <img src="https://example.invalid/cat.png" file="cat.png"/> and <img src="asset://0123456789abcdef0123456789abcdef"/>'));
     await runtime.agent.wait();
     const entries = await readEvents(runtime.home);
-    expect(labels(entries)).toEqual(["fact"]);
+    expect(labels(entries)).toEqual(["fact", "ishiki.attachment"]);
     const stored = entries[0].type === "message" && entries[0].data.role === "custom" ? (entries[0].data.data as { content: string }).content : "";
     expect(stored).toMatch(/^look <img src="asset:\/\/[0-9a-f]{32}" file="cat.png"\/> and <img src="asset:\/\/0123456789abcdef0123456789abcdef"\/>$/);
     expect(stored).not.toContain("example.invalid");

@@ -21,7 +21,7 @@ const home = (k: MockKernel, profile: string, channel: string) => join(k.dir, "p
 
 async function facts(path: string): Promise<Array<{ type: string; data: Record<string, unknown> }>> {
   const entries = await readEvents(path);
-  return entries.filter((entry) => entry.type === "message" && entry.data.role === "custom").map((entry) => entry.data as never);
+  return entries.filter((entry) => entry.type === "message" && entry.data.role === "custom" && entry.data.type.startsWith("ishiki.message.")).map((entry) => entry.data as never);
 }
 
 function receive(k: MockKernel, event: { type?: string; channel: string; user: string; id: string; content?: string; nick?: string }) {
@@ -130,6 +130,10 @@ describe("routing and ingestion (KP-12 .. KP-14, KP-23 .. KP-28)", () => {
     await until(async () => (await facts(home(kernel!, "p", "c"))).length === 1);
     const [fact] = await facts(home(kernel, "p", "c"));
     expect(fact.data.content).toMatch(/^look <img src="asset:\/\/[^"]+" file="cat.png"\/>$/);
+    // Its attachment record is written with it (EX-17), from what is known without fetching.
+    const entries = await readEvents(home(kernel, "p", "c"));
+    const record = entries.find((entry) => entry.type === "message" && entry.data.role === "custom" && entry.data.type === "ishiki.attachment");
+    expect(record?.data).toMatchObject({ data: { source: "platform", messageId: "img", items: [{ mediaType: "image/*", size: 0, filename: "cat.png", lifetime: "once" }] } });
     expect(fetched).toBe(0);
   });
 

@@ -29,6 +29,8 @@ export interface KernelAppOptions {
   replies?: ScriptedReply[];
   /** Plugins installed before the kernel starts. */
   setup?(app: Context): void;
+  /** Input modalities `mock:m` declares (e.g. `["text", "image"]` for `resources.imageInput`). */
+  modelInput?: Array<"text" | "image">;
 }
 
 /** Starts a Koishi app with the kernel; the profiles' model reference is `mock:m`. */
@@ -42,11 +44,13 @@ export async function startKernel(options: KernelAppOptions): Promise<KernelApp>
   Logger.levels.base = Logger.DEBUG;
   const model = scriptedModel(options.replies ?? [{ calls: [{ id: "f", name: "finish" }] }]);
   const outbound = createMemoryOutboundPort();
+  const models = options.modelInput === undefined ? {} : { models: [{ id: "m", input: options.modelInput }] };
   app.on("internal/error", (error: unknown) => logs.push(["error", String(error)]));
   app.plugin(IshikiService, {
     dataPath: dir,
     profiles: options.profiles,
-    models: { providers: {}, groups: {} },
+    // Declared models must exist at activation (the imageInput gate); the scripted api replaces it after start.
+    models: { providers: options.modelInput === undefined ? {} : { mock: { api: "openai-completions", baseUrl: "http://127.0.0.1:9", ...models } }, groups: {} },
   });
   options.setup?.(app);
   await app.start();
@@ -60,7 +64,7 @@ export async function startKernel(options: KernelAppOptions): Promise<KernelApp>
       throw new Error("no images");
     },
   }) as ProviderV4);
-  app.ishiki.gateway.reconfigure({ providers: { mock: { api: "scripted" } } });
+  app.ishiki.gateway.reconfigure({ providers: { mock: { api: "scripted", ...models } } });
   app.ishiki.outbound = outbound;
   return {
     app,

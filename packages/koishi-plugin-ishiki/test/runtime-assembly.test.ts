@@ -3,8 +3,8 @@ import { tool } from "ai";
 import { z } from "zod";
 import { afterEach, describe, expect, it } from "vitest";
 import { ContextEngine, WakeupEngine, type ContextEngineInstance, type WakeupEngineInstance } from "../src/engines/index.js";
-import { Extension, type ExtensionHost, type ExtensionInstance } from "../src/extension/index.js";
-import { ToolConflictError } from "@yesimagent/core";
+import { Extension, type AgentRuntime, type ExtensionHost, type ExtensionInstance } from "../src/extension/index.js";
+import { AgentRuntimeError, ToolConflictError } from "@yesimagent/core";
 import { mergeToolGroups } from "../src/runtime/index.js";
 import { channel, labels, logged, readEvents, startActive, startKernel, until, type KernelApp } from "./runtime-app.js";
 
@@ -264,5 +264,36 @@ describe("creation and stop order (KP-18, KP-19)", () => {
       "wakeup dispose",
       "context dispose",
     ]);
+  });
+});
+
+describe("a stopped runtime takes no new work", () => {
+  it("KP-19 AG-28 an extension's stop() that calls wake() gets a clear error and no model call starts during teardown", async () => {
+    let handle: AgentRuntime | undefined;
+    let woke: unknown;
+    kernel = await startActive("p", {
+      profiles: { p: profile({ extends: { late: {} } }) },
+      setup: (app) =>
+        app.plugin(
+          extension("late", () => ({
+            attach: (runtime) => void (handle = runtime),
+            stop: () => {
+              try {
+                handle!.wake("one more turn");
+              } catch (error) {
+                woke = error;
+                throw error;
+              }
+            },
+          })),
+        ),
+    });
+    const runtime = await kernel.app.ishiki.runtime("p", channel);
+    await runtime.stop();
+    await runtime.agent.wait();
+    expect(kernel.model.prompts).toHaveLength(0);
+    expect(woke).toBeInstanceOf(AgentRuntimeError);
+    expect(logged(kernel, "extension late stop(): stop failed: Agent is stopped; call init() to start it again", "warn")).toBe(true);
+    expect(labels(await readEvents(runtime.home))).not.toContain("turn.start");
   });
 });

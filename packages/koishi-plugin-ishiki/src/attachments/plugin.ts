@@ -4,7 +4,7 @@ import type { IshikiDelivery } from "../types/index.js";
 import { AttachmentHistory } from "./attachment-history.js";
 import { factIdentity } from "./fact-media.js";
 import { platformItemKey, toolItemKey } from "./keys.js";
-import { PlatformRecords, type AttachmentMessage } from "./platform-records.js";
+import { platformRecord, platformRecordFact, PlatformRecords, type AttachmentMessage, type FactMessage } from "./platform-records.js";
 import { renderRecord } from "./render.js";
 import { selectAttachments, type Candidate } from "./selection.js";
 import { resolveResourceSettings, type ResourceSettings } from "./settings.js";
@@ -21,7 +21,10 @@ export interface AttachmentPluginOptions {
  * engine's hooks; `project` (`enforce: "post"`) after them. Register both on the runtime's agent.
  */
 export interface AttachmentPlugins {
-  /** Folds the fact stream, checks tool records against active results, inserts platform records (EX-26, EX-34). */
+  /**
+   * Writes a fact's platform record with the fact (EX-17); folds the fact stream, checks tool records against
+   * active results and platform records against their facts, and places each after its fact (EX-26, EX-34).
+   */
   readonly associate: AgentPlugin;
   /** Selects and projects records into user messages and records delivery with the step's batch (EX-23 .. EX-36). */
   readonly project: AgentPlugin;
@@ -29,10 +32,29 @@ export interface AttachmentPlugins {
 
 type DeliveryItem = IshikiDelivery["items"][number];
 const FAILED_OUTPUTS = new Set(["error-text", "error-json", "execution-denied"]);
-const PLATFORM_SUFFIX = "#attachments";
 
 function isRecord(message: AgentMessage): message is AttachmentMessage {
   return message.role === "custom" && message.type === "ishiki.attachment";
+}
+
+function isFact(message: AgentMessage): message is FactMessage {
+  return message.role === "custom" && message.type === "ishiki.message.created";
+}
+
+/**
+ * The ingestion half of platform records (04 EX-17): each fact with `asset://` media is followed, in the same
+ * write, by its record, so the record is persisted exactly when the fact is and survives restarts.
+ */
+async function withPlatformRecords(entries: AgentEntry[], store: AttachmentPluginOptions["resources"]["store"]): Promise<AgentEntry[] | undefined> {
+  if (!entries.some((entry) => entry.type === "message" && isFact(entry.data) && entry.data.data.content.includes("asset://"))) return undefined;
+  const out: AgentEntry[] = [];
+  for (const entry of entries) {
+    out.push(entry);
+    if (entry.type !== "message" || !isFact(entry.data)) continue;
+    const record = await platformRecord(entry.data, store);
+    if (record) out.push(createEntry("message", record, entry.turnId === undefined ? {} : { turnId: entry.turnId }) as AgentEntry);
+  }
+  return out;
 }
 
 /** Tool results that count for association: successful ones of the active history (EX-26). */
@@ -47,7 +69,7 @@ function successfulResults(messages: readonly AgentMessage[]): Set<string> {
   return results;
 }
 
-/** Creates one runtime's attachment plugins; their state (delivery fold, derived records) is shared between them. */
+/** Creates one runtime's attachment plugins; their state (delivery fold, completed platform records) is shared between them. */
 export function createAttachmentPlugins(options: AttachmentPluginOptions): AttachmentPlugins {
   const settings = resolveResourceSettings(options.settings);
   const history = new AttachmentHistory();
@@ -56,35 +78,37 @@ export function createAttachmentPlugins(options: AttachmentPluginOptions): Attac
 
   const keyOf = (record: AttachmentMessage, index: number): string => {
     if (record.data.source === "tool") return toolItemKey(record.data.toolCallId, index);
-    const factId = record.id.endsWith(PLATFORM_SUFFIX) ? record.id.slice(0, -PLATFORM_SUFFIX.length) : record.id;
+    const factId = platformRecordFact(record.id);
     return platformItemKey(history.factEntryIds.get(factId) ?? factId, index);
   };
 
   const associate: AgentPlugin = {
     name: "ishiki.attachments.associate",
     enforce: "pre",
+    onAppend: (entries) => withPlatformRecords(entries, options.resources.store),
     transformEntries(entries) {
       history.update(entries);
     },
     async transformMessages(messages) {
       // Most steps have no media at all: the history is then passed on untouched, with no per-message awaits.
-      const hasMedia = (message: AgentMessage) =>
-        message.role === "custom" && (message.type === "ishiki.attachment" || (message.type === "ishiki.message.created" && message.data.content.includes("asset://")));
-      if (!messages.some(hasMedia)) return undefined;
+      if (!messages.some(isRecord)) return undefined;
       let results: Set<string> | undefined;
+      // A platform record counts only while its fact is in the active history and not retracted (EX-26).
+      const platformOf = new Map<string, AttachmentMessage>();
+      for (const message of messages) if (isRecord(message) && message.data.source === "platform") platformOf.set(platformRecordFact(message.id), message);
       const out: AgentMessage[] = [];
       for (const message of messages) {
-        if (isRecord(message) && message.data.source === "tool") {
+        if (isRecord(message)) {
+          if (message.data.source === "platform") continue;
           const { toolName, toolCallId, items } = message.data;
           results ??= successfulResults(messages);
           if (results.has(`${toolName}\n${toolCallId}`) && items.some((item) => !history.retractedUrls.has(item.url))) out.push(message);
           continue;
         }
         out.push(message);
-        if (hasMedia(message) && message.role === "custom" && message.type === "ishiki.message.created" && !history.retractedFacts.has(factIdentity(message.data))) {
-          const record = await platform.derive(message);
-          if (record) out.push(record);
-        }
+        if (!isFact(message)) continue;
+        const record = platformOf.get(message.id);
+        if (record && !history.retractedFacts.has(factIdentity(message.data))) out.push(await platform.complete(record, message));
       }
       return out;
     },

@@ -2,9 +2,10 @@ import { wrapLanguageModel } from "ai";
 import type { LanguageModelV4, LanguageModelV4Middleware } from "@ai-sdk/provider";
 
 /**
- * How one runtime's tool calls travel (spec 06 EN-38). `wrap` is called once at runtime creation and again,
- * with the same instance, at the next step after a model change. Never mutate the model it receives: several
- * runtimes share it. Override `wrap` to return a model of your own (multi-stage orchestration).
+ * How one runtime's tool calls travel (spec 06 EN-38). `wrap` is called exactly once, at runtime creation, with a
+ * model that resolves the gateway's current entry (or an `agent.setModel` replacement) on every call, so model
+ * changes need no second wrap. Never mutate the model it receives. Override `wrap` to return a model of your own
+ * (multi-stage orchestration).
  */
 export abstract class ToolcallEngineInstance {
   protected abstract middleware(): LanguageModelV4Middleware | undefined;

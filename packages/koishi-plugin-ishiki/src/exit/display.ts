@@ -52,7 +52,7 @@ async function shape(scope: ArchiveScope, display: ToolResultOutput): Promise<To
 }
 
 /**
- * The unified exit for one call (04 EX-2): display conversion; error outputs stop there (cut to 30,000
+ * The unified exit for one call (04 EX-2): display conversion; error outputs stop there (cut to 2,000 lines or 30,000
  * units); media extraction (program tools: only their top-level `attachments`); archiving or reuse with
  * markers; shaping and JSON normalisation; the text budget; and the call's attachment record.
  */

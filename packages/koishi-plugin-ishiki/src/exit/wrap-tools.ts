@@ -1,7 +1,7 @@
 import { experimental_getToolCaller, type ToolResultOutput } from "@ai-sdk/provider-utils";
 import { experimental_toolCaller, type Tool, type ToolExecutionOptions, type ToolSet } from "ai";
 import { ToolError } from "@yesimagent/core";
-import { cutErrorText, ERROR_TEXT_UNITS, toolErrorText } from "./error-text.js";
+import { cutErrorText, toolErrorText } from "./error-text.js";
 import { exitOutput, type ExitCall } from "./display.js";
 import type { ExitContext } from "./exit-context.js";
 
@@ -37,8 +37,9 @@ function cutErrors(execute: NonNullable<Tool["execute"]>): NonNullable<Tool["exe
     } catch (error) {
       if ((options as { caller?: unknown } | undefined)?.caller !== undefined) throw error;
       const text = toolErrorText(error);
-      if (text.length <= ERROR_TEXT_UNITS) throw error;
-      throw new ToolError(cutErrorText(text), { cause: error });
+      const cut = cutErrorText(text);
+      if (cut === text) throw error;
+      throw new ToolError(cut, { cause: error });
     }
   } as NonNullable<Tool["execute"]>;
 }

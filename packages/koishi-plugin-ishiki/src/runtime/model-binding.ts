@@ -6,7 +6,7 @@ import type { Gateway } from "@yesimagent/gateway";
 
 /** Where a runtime's model comes from: `build` makes it, `version` changes whenever a rebuild is due. */
 export interface ModelSource {
-  build(): LanguageModel;
+  build(): LanguageModelV4;
   version(): unknown;
 }
 
@@ -30,46 +30,69 @@ export function gatewayModelSource(gateway: Gateway, ref: string, options: Param
   };
 }
 
+function isV4(model: LanguageModel): model is LanguageModelV4 {
+  return typeof model === "object" && model !== null && (model as { specificationVersion?: unknown }).specificationVersion === "v4";
+}
+
 /**
- * Keeps the agent's model wrapped by the runtime's toolcall instance (spec 06 EN-38): wrapped once at creation,
- * and again with the same instance at the next step after a model change (`agent.setModel`, or a gateway
- * `reconfigure` that rebuilt the profile's provider). The model handed in is never mutated; models that are not
- * LanguageModelV4 objects pass unwrapped.
+ * The agent's model for one runtime (spec 06 EN-38, seed 001): the toolcall instance's `wrap()` is called once,
+ * at creation, around a model that resolves its target on every call: the gateway's model, rebuilt when a
+ * `reconfigure` replaced the profile's provider, or the model an `agent.setModel` put in place. Either change
+ * applies at the next call without wrapping again. The models handed in are never mutated; a replacement that
+ * is not a LanguageModelV4 object passes unwrapped.
  */
 export class ModelBinding {
-  private current: LanguageModel;
+  /** The wrapped model the agent runs with. */
+  public readonly model: LanguageModel;
+  private target: LanguageModelV4;
   private version: unknown;
 
   public constructor(
-    private readonly instance: ToolcallEngineInstance,
+    instance: ToolcallEngineInstance,
     private readonly source: ModelSource,
   ) {
     this.version = source.version();
-    this.current = this.wrap(source.build());
+    // Built once here, so a reference the gateway cannot build still fails the runtime's creation.
+    this.target = source.build();
+    this.model = instance.wrap(this.resolving());
   }
 
-  /** The wrapped model the agent starts with. */
-  public get model(): LanguageModel {
-    return this.current;
-  }
-
-  /** Re-wraps when the gateway rebuilt the model's provider or the agent's model was replaced. */
+  /**
+   * Adopts a model an `agent.setModel` put in place (called before each step): it becomes the target of the
+   * wrapped model, which the agent gets back. A non-V4 replacement stays as it is, unwrapped.
+   */
   public refresh(agent: Agent): void {
+    const model = agent.getModel();
+    if (model === this.model || !isV4(model)) return;
+    this.target = model;
+    agent.setModel(this.model);
+  }
+
+  /** The current target: rebuilt from the source when its version moved (a gateway `reconfigure`). */
+  private current(): LanguageModelV4 {
     const version = this.source.version();
     if (version !== this.version) {
       this.version = version;
-      this.current = this.wrap(this.source.build());
-      agent.setModel(this.current);
-      return;
+      this.target = this.source.build();
     }
-    const model = agent.getModel();
-    if (model === this.current) return;
-    this.current = this.wrap(model);
-    agent.setModel(this.current);
+    return this.target;
   }
 
-  private wrap(model: LanguageModel): LanguageModel {
-    if (typeof model !== "object" || model === null || (model as { specificationVersion?: unknown }).specificationVersion !== "v4") return model;
-    return this.instance.wrap(model as LanguageModelV4);
+  private resolving(): LanguageModelV4 {
+    const current = () => this.current();
+    return {
+      specificationVersion: "v4",
+      get provider() {
+        return current().provider;
+      },
+      get modelId() {
+        return current().modelId;
+      },
+      get supportedUrls() {
+        return current().supportedUrls;
+      },
+      doGenerate: (options) => current().doGenerate(options),
+      doStream: (options) => current().doStream(options),
+    };
   }
 }

@@ -22,7 +22,7 @@ export interface RuntimePluginOptions {
 
 /**
  * The agent hooks a runtime owns (spec 07 XA-25: none of this is open to extensions): step-0 assembly, the
- * context engine's pipes followed by the default fact rendering (06 EN-7, EN-10), the model re-wrap
+ * context engine's pipes followed by the default fact rendering (06 EN-7, EN-10), adopting a replaced model
  * (EN-38) and the stop rule (EN-44). The exit's own plugin is installed after this one, so attachment
  * projection sees rendered messages.
  */

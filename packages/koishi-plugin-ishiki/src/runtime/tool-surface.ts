@@ -10,7 +10,7 @@ export interface ToolSurfaceOptions {
   readonly codemode: CodemodeSettings;
   readonly toolsearch: ToolsearchSettings;
   readonly logger: AgentLogger;
-  /** How a tool is declared to programs when that differs from the model's view (`read`'s complete-text variant). */
+  /** How a tool is declared to and checked for programs when that differs from the model's view (`read` without `lifetime`). */
   readonly programViews?: Readonly<Record<string, Tool>>;
 }
 
@@ -109,7 +109,12 @@ export class ToolSurface {
         limits: this.sandbox.limits,
         catalog: this.search ? "messages" : "inline",
       });
-      const codemode = createCodemodeTool({ sandbox: this.sandbox, description, ...(this.search ? { describeUnknownTool: notInCatalog } : {}) });
+      const codemode = createCodemodeTool({
+        sandbox: this.sandbox,
+        description,
+        ...(this.options.programViews ? { programViews: this.options.programViews } : {}),
+        ...(this.search ? { describeUnknownTool: notInCatalog } : {}),
+      });
       // Merge order ends `wait`, `codemode`, `search` (00 OV-17).
       delete tools.search;
       Object.assign(tools, { codemode }, merged.search ? { search: merged.search } : {});

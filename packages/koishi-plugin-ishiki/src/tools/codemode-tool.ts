@@ -14,6 +14,12 @@ export interface CodemodeToolOptions {
   readonly description: string;
   /** Error text for a tool outside the program's catalog (toolsearch: CT-29). */
   readonly describeUnknownTool?: (name: string) => string;
+  /**
+   * Tools whose program-side input differs from the direct one (`read` takes no `lifetime` in programs, seed
+   * 000, EX-22): a nested call is checked against this view's schema, the one its declaration shows, and still
+   * runs through the bound direct tool so hooks and events apply.
+   */
+  readonly programViews?: Readonly<Record<string, Tool>>;
 }
 
 // Console lines wait here from `execute` to the display; the exit asks for one call's display once (its memo).
@@ -63,7 +69,7 @@ export function createCodemodeTool(options: CodemodeToolOptions): Tool {
         let nested = 0;
         const callTool = async (name: string, input: unknown, signal: AbortSignal): Promise<unknown> => {
           const target = callable[name];
-          const schema = asSchema(target.inputSchema);
+          const schema = asSchema((options.programViews?.[name] ?? target).inputSchema);
           const checked = await safeValidateTypes({ value: input, schema });
           if (!checked.success) throw new ToolError(`invalid input: ${checked.error.message}`);
           nested += 1;

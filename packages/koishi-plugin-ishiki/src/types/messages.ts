@@ -48,8 +48,11 @@ export interface IshikiAttachmentItem {
 }
 
 /**
- * An attachment record (04 EX-17). Tool records are persisted; platform records are derived at projection
- * from a fact's `asset://` media and never persisted (decided here).
+ * An attachment record (04 EX-17), written by the runtime and persisted. A tool record follows the step's tool
+ * batch (EX-19). A platform record is written when a fact with `asset://` media is ingested, in the same write
+ * right after it, with id `<fact id>#attachments` and the fact's timestamp (EX-36); its items hold what the
+ * store knew then (`size` 0 until the asset is fetched). Projection reads both kinds alike; delivery state is
+ * persisted with the successful response (`ishiki.delivery`) and kept across restarts (seed 000).
  */
 export type IshikiAttachment =
   | { source: "tool"; toolName: string; toolCallId: string; items: IshikiAttachmentItem[] }
