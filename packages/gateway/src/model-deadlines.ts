@@ -74,20 +74,26 @@ export function withDeadlines(model: LanguageModelV4, ref: string, timeouts: Mod
         throw labelCallError(error, ref);
       }
       const reader = result.stream.getReader();
+      // One timer for the whole stream, re-armed only when it fires early: a part costs a clock read, not a timer.
       let answering = false;
+      let lastPartAt = Date.now();
+      const due = (): [Phase, number, number] | undefined => {
+        if (!answering) return limits.firstChunkMs === 0 ? undefined : ["firstChunkMs", firstBy, limits.firstChunkMs];
+        return limits.idleMs === 0 ? undefined : ["idleMs", lastPartAt + limits.idleMs, limits.idleMs];
+      };
+      const rearm = deadline.watch(due, () => reader.cancel().catch(() => {}));
       const stream = new ReadableStream<LanguageModelV4StreamPart>({
         async pull(controller) {
-          // Until the first output part the first-chunk deadline still runs from the call's start.
-          const phase: Phase = answering ? "idleMs" : "firstChunkMs";
-          const configured = limits[phase];
-          const wait = configured === 0 ? 0 : answering ? configured : Math.max(1, firstBy - Date.now());
           let next: Awaited<ReturnType<typeof reader.read>>;
           try {
-            next = await deadline.race(reader.read(), phase, wait, configured);
+            next = await reader.read();
           } catch (error) {
             deadline.clear();
-            reader.cancel(error).catch(() => {});
-            controller.error(labelCallError(error, ref));
+            controller.error(labelCallError(deadline.expired ?? error, ref));
+            return;
+          }
+          if (deadline.expired) {
+            controller.error(deadline.expired);
             return;
           }
           if (next.done) {
@@ -95,7 +101,12 @@ export function withDeadlines(model: LanguageModelV4, ref: string, timeouts: Mod
             controller.close();
             return;
           }
-          if (!PRELUDE.has(next.value.type)) answering = true;
+          lastPartAt = Date.now();
+          // The first output part moves the deadline from the first-chunk one to the (usually earlier) idle one.
+          if (!answering && !PRELUDE.has(next.value.type)) {
+            answering = true;
+            rearm();
+          }
           if (next.value.type === "error") labelCallError(next.value.error, ref);
           controller.enqueue(next.value);
         },
@@ -114,6 +125,8 @@ class Deadline {
   private readonly controller = new AbortController();
   readonly signal: AbortSignal;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The deadline that passed, once one has. */
+  expired: ModelTimeoutError | undefined;
 
   constructor(
     private readonly ref: string,
@@ -130,11 +143,7 @@ class Deadline {
     this.clear();
     if (waitMs <= 0) return Promise.resolve(work);
     return new Promise<T>((resolve, reject) => {
-      this.timer = setTimeout(() => {
-        const error = new ModelTimeoutError(this.ref, phase, reportedMs);
-        this.controller.abort(error);
-        reject(error);
-      }, waitMs);
+      this.timer = setTimeout(() => reject(this.expire(phase, reportedMs)), waitMs);
       work.then(
         (value) => {
           this.clear();
@@ -147,6 +156,41 @@ class Deadline {
         },
       );
     });
+  }
+
+  /**
+   * Keeps one timer on whatever `due` says is the next deadline (`[phase, at, configured ms]`, or undefined for
+   * none); when it passes, the request is aborted and `onExpire` runs (the stream's reader is cancelled). Deadlines
+   * may move later freely; call the returned function when one moves earlier.
+   */
+  watch(due: () => [Phase, number, number] | undefined, onExpire: () => void): () => void {
+    const check = () => {
+      const next = due();
+      if (next === undefined) {
+        this.timer = setTimeout(check, 1000);
+        return;
+      }
+      const [phase, at, configured] = next;
+      const left = at - Date.now();
+      if (left > 0) {
+        this.timer = setTimeout(check, left);
+        return;
+      }
+      this.expire(phase, configured);
+      onExpire();
+    };
+    const start = () => {
+      this.clear();
+      check();
+    };
+    start();
+    return start;
+  }
+
+  private expire(phase: Phase, ms: number): ModelTimeoutError {
+    this.expired = new ModelTimeoutError(this.ref, phase, ms);
+    this.controller.abort(this.expired);
+    return this.expired;
   }
 
   clear(): void {
