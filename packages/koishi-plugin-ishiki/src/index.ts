@@ -76,7 +76,7 @@ export {
   YamlXmlToolcallEngine,
 } from "./engines/toolcall/text-protocol.js";
 export { TextProtocolToolcallInstance } from "./engines/toolcall/text-protocol-instance.js";
-export type { TextProtocolName } from "./engines/toolcall/text-protocol-parser.js";
+export type { TextProtocolName } from "./engines/toolcall/text-protocol-formats.js";
 export { V3ToolcallEngine, V3ToolcallInstance } from "./engines/toolcall/v3.js";
 export { NativeToolcallEngine, NativeToolcallInstance } from "./engines/toolcall/native.js";
 export type { ExtendsEntry, ProfileConfig, TypingSettings } from "./profile/index.js";

@@ -7,7 +7,6 @@ import { createAssistantMessage, createCustomMessage, createEntry, createToolMes
 import { v3Window } from "../../src/engines/context/v3-window.js";
 import { renderWorldState } from "../../src/engines/context/v3-world-state.js";
 import { TextProtocolToolcallInstance } from "../../src/engines/toolcall/text-protocol-instance.js";
-import { loadTextProtocolParser } from "../../src/engines/toolcall/text-protocol-parser.js";
 import { V3ToolcallInstance } from "../../src/engines/toolcall/v3.js";
 import { parseV3Answer } from "../../src/engines/toolcall/v3-parse.js";
 import "../../src/types/index.js";
@@ -19,7 +18,7 @@ interface Row {
   target?: string;
 }
 
-const quiet = { debug() {} };
+const quiet = { debug() {}, info() {} };
 const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } };
 const domain = { mode: "channel", platform: "qq", selfId: "bot", channelId: "g1", isDirect: false } as const;
 
@@ -84,7 +83,7 @@ export default async function bench(): Promise<Row[]> {
   rows.push({ measure: "v3 answer parse (needs jsonrepair)", value: Number((await time(2000, () => parseV3Answer("{thoughts: {plan: 'x'}, actions: [{function: 'send_message', params: {messages: ['a',],},},]"))).toFixed(4)), unit: "ms (median)" });
   const v3 = new V3ToolcallInstance(quiet).wrap(chunked(answer));
   rows.push({ measure: "v3 toolcall streamed call (3-char chunks)", value: Number((await time(300, () => streamCall(v3))).toFixed(3)), unit: "ms (median)" });
-  const hermes = new TextProtocolToolcallInstance("hermes", await loadTextProtocolParser(), quiet).wrap(chunked('Sure. <tool_call>{"name": "send_message", "arguments": {"messages": ["hello", "world"]}}</tool_call>'));
+  const hermes = new TextProtocolToolcallInstance("hermes", quiet).wrap(chunked('Sure. <tool_call>{"name": "send_message", "arguments": {"messages": ["hello", "world"]}}</tool_call>'));
   rows.push({ measure: "hermes toolcall streamed call (3-char chunks)", value: Number((await time(300, () => streamCall(hermes))).toFixed(3)), unit: "ms (median)" });
   return rows;
 }

@@ -4,7 +4,6 @@ import type { Context, Logger } from "koishi";
 import { ContextEngine, isValidatingEngine, ToolcallEngine, validateBlock as validateBlockKey, WakeupEngine, type EngineFamily } from "../engines/index.js";
 import { Extension, type RuntimeDomain } from "../extension/index.js";
 import { checkQuickJSLoads } from "../codemode/index.js";
-import { requireTextProtocolParser, TEXT_PROTOCOL_NAMES } from "../engines/toolcall/text-protocol-parser.js";
 import type { Gateway } from "@yesimagent/gateway";
 import type { EngineSection, ResolvedProfile } from "../profile/index.js";
 import { createRuntime, runtimeIdOf, RuntimeRegistry, type ExtensionProvider, type Runtime, type RuntimeProviders } from "../runtime/index.js";
@@ -67,15 +66,12 @@ export class ProfileActivation {
   }
 
   /**
-   * Starts waiting for the services; the returned disposer deactivates the profile. A profile with codemode or a
-   * text tool-call protocol first checks that QuickJS or the protocol parser loads, and fails activation when it
-   * does not (KP-39).
+   * Starts waiting for the services; the returned disposer deactivates the profile. A profile with codemode first
+   * checks that QuickJS loads, and fails activation when it does not (KP-39).
    */
   public async start(): Promise<() => void> {
     try {
       if (this.profile.codemode?.enable === true) await checkQuickJSLoads();
-      const toolcall = this.profile.toolcall.engine;
-      if ((TEXT_PROTOCOL_NAMES as readonly string[]).includes(toolcall)) await requireTextProtocolParser(toolcall);
     } catch (error) {
       this.fail(error);
       return () => {};

@@ -4,30 +4,21 @@ import type { ExtensionHost } from "../../extension/index.js";
 import { validateBlock, type ValidatedBlock, type ValidatingEngine } from "../block-validation.js";
 import { ToolcallEngine } from "../toolcall-engine.js";
 import { validateWithZod } from "../shared/index.js";
+import type { TextProtocolName } from "./text-protocol-formats.js";
 import { TextProtocolToolcallInstance } from "./text-protocol-instance.js";
-import type { TextProtocolName } from "./text-protocol-parser.js";
-import { requireTextProtocolParser, type TextProtocolParser } from "./text-protocol-parser.js";
 
-/**
- * A text tool-call protocol (spec 06 EN-40). The parser loads lazily (at `invoke` or `loadParser()`), so when it
- * cannot load only profiles that select this engine fail (spec 08 KP-39), with a one-line error.
- */
+/** A text tool-call protocol (spec 06 EN-40), read by our own parser; its block takes no settings. */
 export abstract class TextProtocolToolcallEngine<N extends TextProtocolName> extends ToolcallEngine<N> implements ValidatingEngine {
   public [validateBlock](block: unknown): ValidatedBlock {
     return validateWithZod(`toolcall.${this.engineName}`, z.object({}), block);
   }
 
-  /** Loads the parser, rejecting with `toolcall.<name>: @ai-sdk-tool/parser cannot load: <reason>; ...`. */
-  public loadParser(): Promise<TextProtocolParser> {
-    return requireTextProtocolParser(this.engineName);
-  }
-
-  public async [ToolcallEngine.invoke](host: ExtensionHost): Promise<TextProtocolToolcallInstance> {
-    return new TextProtocolToolcallInstance(this.engineName, await this.loadParser(), host.logger);
+  public [ToolcallEngine.invoke](host: ExtensionHost): TextProtocolToolcallInstance {
+    return new TextProtocolToolcallInstance(this.engineName, host.logger);
   }
 }
 
-/** `<tool_call>{"name", "arguments"}</tool_call>` (Hermes / NousResearch). */
+/** `<tool_call>{"name", "arguments"}</tool_call>` (Hermes / NousResearch, Qwen2.5). */
 export class HermesToolcallEngine extends TextProtocolToolcallEngine<"hermes"> {
   public constructor(ctx: Context) {
     super(ctx, "hermes");
