@@ -117,6 +117,7 @@ function mistralOpener(text: string, from: number): Opener | typeof NEED | undef
   if (match === null) return undefined;
   const brace = start + match[0].length;
   if (brace >= text.length) return NEED;
+  if (match[2] === undefined && literalAt(text, brace, "[ARGS]") === NEED) return NEED;
   return text[brace] === "{" ? { form: "json", head: brace, via: "token", name: match[1] } : undefined;
 }
 

@@ -85,7 +85,11 @@ export class V3ToolcallInstance extends ToolcallEngineInstance {
         continue;
       }
       this.counter += 1;
-      content.push({ type: "tool-call", toolCallId: `v3-${this.counter}`, toolName: action.function, input: JSON.stringify(action.params) });
+      if ("defect" in action) {
+        // Kept as its `<action>` markup (not JSON), so the SDK answers it as invalid and the history says why.
+        this.logger.debug("v3: invalid action on %s returned to the model: %s", action.function, action.defect);
+        content.push({ type: "tool-call", toolCallId: `v3-${this.counter}`, toolName: action.function, input: `<action>${action.raw}</action>` });
+      } else content.push({ type: "tool-call", toolCallId: `v3-${this.counter}`, toolName: action.function, input: JSON.stringify(action.params) });
     }
     return content;
   }
