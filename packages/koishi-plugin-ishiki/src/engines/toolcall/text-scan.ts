@@ -9,7 +9,10 @@ export type ScanEvent =
   /** Markup naming a known tool that could not be read: `raw` is what the model wrote, `defect` says why. */
   | { type: "invalid"; toolName: string; raw: string; defect: string };
 
-type Mode = { kind: "text" } | { kind: "body"; opener: Exclude<Opener, { form: "json" }> } | { kind: "json"; opener: Extract<Opener, { form: "json" }>; extent: JsonExtent; end?: number };
+type Mode = { kind: "text" } | { kind: "body"; opener: Exclude<Opener, { form: "json" }> } | { kind: "json"; opener: Extract<Opener, { form: "json" }>; extent: JsonExtent; started: boolean; end?: number };
+
+/** Scanned markup longer than this moves out of the live buffer, so appending a delta never copies the call. */
+const SPILL_AT = 1024;
 
 const CANDIDATE = /[<[`{]/g;
 
@@ -22,9 +25,16 @@ const CANDIDATE = /[<[`{]/g;
  * characters (searches resume where they stopped), so a delta costs time proportional to its length.
  */
 export class ToolMarkupScanner {
+  /** The live text: from the start of the current markup (or unemitted text) to the end, minus `spill`. */
   private buffer = "";
   /** How far `buffer` has been searched in the current mode. */
   private scanned = 0;
+  /**
+   * The part of the current markup already searched, moved out of `buffer`: V8 flattens an appended string on
+   * the next search, which would copy the whole call on every delta. Opener offsets count from the spill's start.
+   */
+  private spill: string[] = [];
+  private spilled = 0;
   private mode: Mode = { kind: "text" };
   private readonly out: ScanEvent[] = [];
 
@@ -34,6 +44,12 @@ export class ToolMarkupScanner {
   public push(delta: string): ScanEvent[] {
     this.buffer += delta;
     this.run(false);
+    if (this.scanned > SPILL_AT && (this.mode.kind === "body" || (this.mode.kind === "json" && this.mode.end === undefined))) {
+      this.spill.push(this.buffer.slice(0, this.scanned));
+      this.spilled += this.scanned;
+      this.buffer = this.buffer.slice(this.scanned);
+      this.scanned = 0;
+    }
     return this.out.splice(0);
   }
 
@@ -71,7 +87,7 @@ export class ToolMarkupScanner {
         return false;
       }
       const head = opener.head - match.index;
-      this.mode = opener.form === "json" ? { kind: "json", opener: { ...opener, head }, extent: new JsonExtent() } : { kind: "body", opener: { ...opener, head } };
+      this.mode = opener.form === "json" ? { kind: "json", opener: { ...opener, head }, extent: new JsonExtent(), started: false } : { kind: "body", opener: { ...opener, head } };
       this.scanned = head;
       return true;
     }
@@ -105,8 +121,8 @@ export class ToolMarkupScanner {
   }
 
   private closeBody(opener: Exclude<Opener, { form: "json" }>, bodyEnd: number, end: number): void {
-    const raw = this.buffer.slice(0, end);
-    const body = this.buffer.slice(opener.head, bodyEnd);
+    const raw = this.markup(end);
+    const body = raw.slice(opener.head, this.spilled + bodyEnd);
     this.advance(end);
     if (opener.form === "think") return this.text(raw);
     this.calls(this.readBody(opener, body), raw, true);
@@ -114,11 +130,15 @@ export class ToolMarkupScanner {
 
   /** A body that ends without its close tag: at an orphan opener, or at the end of the text. */
   private endBodyEarly(opener: Exclude<Opener, { form: "json" }>, end: number): void {
-    const raw = this.buffer.slice(0, end);
-    const body = this.buffer.slice(opener.head, end);
+    const raw = this.markup(end);
+    const body = raw.slice(opener.head);
     if (opener.form === "empty") {
       // `<name/>` with no `</name>` after it: a call without parameters; what followed is ordinary text.
-      this.advance(opener.head);
+      this.buffer = raw.slice(opener.head) + this.buffer.slice(end);
+      this.spill = [];
+      this.spilled = 0;
+      this.scanned = 0;
+      this.mode = { kind: "text" };
       return this.calls([{ toolName: opener.name, input: {} }], raw.slice(0, opener.head), true);
     }
     this.advance(end);
@@ -139,23 +159,24 @@ export class ToolMarkupScanner {
   private scanJson(mode: Extract<Mode, { kind: "json" }>, final: boolean): boolean {
     const { opener } = mode;
     if (mode.end === undefined) {
-      const start = this.scanned === opener.head ? firstNonSpace(this.buffer, opener.head) : this.scanned;
+      const start = mode.started ? this.scanned : firstNonSpace(this.buffer, opener.head);
       if (start < 0 && !final) {
         this.scanned = opener.head;
         return false;
       }
-      if (start >= 0 && this.scanned === opener.head && !/[[{]/.test(this.buffer[start])) {
+      if (start >= 0 && !mode.started && !/[[{]/.test(this.buffer[start])) {
         // `<|tool_call|>` or `[TOOL_CALLS]` not followed by JSON.
         this.calls([{ toolName: undefined, defect: "no JSON after the call marker" }], this.buffer.slice(0, start), false);
         this.advance(start);
         return true;
       }
+      mode.started = start >= 0;
       const end = start < 0 ? undefined : mode.extent.feed(this.buffer, start);
       if (end === undefined) {
         this.scanned = this.buffer.length;
         if (!final) return false;
-        const raw = this.buffer;
-        this.advance(raw.length);
+        const raw = this.markup(this.buffer.length);
+        this.advance(this.buffer.length);
         this.calls(readJsonCalls(raw.slice(opener.head), opener.name), raw, opener.via === "token");
         return true;
       }
@@ -164,8 +185,8 @@ export class ToolMarkupScanner {
     }
     const tail = closingTail(this.buffer, mode.end, opener.via === "fence", final);
     if (tail === NEED) return false;
-    const raw = this.buffer.slice(0, tail);
-    const calls = readJsonCalls(this.buffer.slice(opener.head, mode.end), opener.name);
+    const raw = this.markup(tail);
+    const calls = readJsonCalls(raw.slice(opener.head, this.spilled + mode.end), opener.name);
     this.advance(tail);
     this.calls(calls, raw, opener.via === "token");
     return true;
@@ -184,8 +205,15 @@ export class ToolMarkupScanner {
     }
   }
 
+  /** The current markup from its start to `end` (an offset in `buffer`), spill included. */
+  private markup(end: number): string {
+    return this.spill.join("") + this.buffer.slice(0, end);
+  }
+
   private advance(end: number): void {
     this.buffer = this.buffer.slice(end);
+    this.spill = [];
+    this.spilled = 0;
     this.scanned = 0;
     this.mode = { kind: "text" };
   }
