@@ -4,7 +4,8 @@
 // their defect and the expected format.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { LanguageModelV4, LanguageModelV4Content, LanguageModelV4FunctionTool, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { JSONParseError, type LanguageModelV4, type LanguageModelV4Content, type LanguageModelV4FunctionTool, type LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { InvalidToolInputError } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
@@ -111,6 +112,17 @@ const isJson = (text: string): boolean => {
 };
 const squash = (text: string): string => text.replace(/\s+/g, " ").trim();
 
+/** The error the SDK raises for a call whose input is not JSON. */
+function sdkError(call: { name: string; input: string }): Error {
+  let cause: unknown;
+  try {
+    JSON.parse(call.input);
+  } catch (error) {
+    cause = error;
+  }
+  return new InvalidToolInputError({ toolName: call.name, toolInput: call.input, cause: new JSONParseError({ text: call.input, cause }) });
+}
+
 /** What the model is told about an invalid call in the next request: the rewritten tool result. */
 async function feedback(protocol: string, call: { name: string; input: string }): Promise<string> {
   const seen: string[] = [];
@@ -123,8 +135,9 @@ async function feedback(protocol: string, call: { name: string; input: string })
   await instanceFor(protocol).wrap(recorder).doGenerate({
     prompt: [
       { role: "user", content: [{ type: "text", text: "go" }] },
-      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: call.name, input: call.input }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: call.name, output: { type: "error-text", value: `Invalid input for tool ${call.name}: JSON parsing failed` } }] },
+      // As the agent keeps it: the invalid call with an empty input, the SDK's error (quoting the input) as result.
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: call.name, input: {} }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: call.name, output: { type: "error-text", value: String(sdkError(call)) } }] },
     ],
     tools,
   });

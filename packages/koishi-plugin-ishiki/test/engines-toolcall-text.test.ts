@@ -23,6 +23,8 @@ interface Protocol {
   contract: string;
   send: string;
   malformed: string;
+  /** What the model is told about the malformed call, when the markup itself is broken (not just the values). */
+  told?: string;
   finish: string;
 }
 
@@ -32,6 +34,7 @@ const protocols: Record<TextProtocolName, Protocol> = {
     contract: "<tool_call>",
     send: '<tool_call>{"name": "send_message", "arguments": {"messages": ["hi there"]}}</tool_call>',
     malformed: '<tool_call>{"name": "send_message", "arguments": {"messages": ["hi"</tool_call>',
+    told: "Invalid call to send_message: the JSON is cut off",
     finish: '<tool_call>{"name": "finish", "arguments": {}}</tool_call>',
   },
   "morph-xml": {
@@ -53,6 +56,7 @@ const protocols: Record<TextProtocolName, Protocol> = {
     contract: "YAML",
     send: "<send_message>\nmessages:\n  - hi there\n</send_message>",
     malformed: "<send_message>\nmessages: [hi\n</send_message>",
+    told: "Invalid call to send_message: invalid YAML",
     finish: "<finish>\n</finish>",
   },
 };
@@ -87,6 +91,11 @@ describe("text tool-call protocols (EN-40)", () => {
     const second = promptText(model.prompts[1].prompt);
     expect(second).toContain("<tool_response>");
     expect(second).toMatch(/invalid|Invalid/);
+    if (protocol.told !== undefined) {
+      // The defect in one line, then the format to use (issue 18: not a JSON error about the wrapper markup).
+      expect(second).toContain(protocol.told);
+      expect(second).toMatch(/Expected format: <[^\n]*send_message/);
+    }
 
     // Next turn: the executed call and its result are in the history in the protocol's text shape.
     runtime.wake();
@@ -133,6 +142,7 @@ describe("text tool-call protocols (EN-40)", () => {
     expect(calls).toEqual([expect.objectContaining({ toolName: "shot", input: '<tool_call>{"name": "shot", "arguments": {"x": </tool_call>' })]);
     expect(parts.find((part) => part.type === "finish")).toMatchObject({ finishReason: { unified: "tool-calls" } });
     expect(lines.some((line) => line.includes("returned to the model") && line.includes("shot"))).toBe(true);
+    expect(lines.some((line) => line.includes("unknown tool") && line.includes("nope"))).toBe(true);
   });
 
   it("EN-5 a text protocol's block must be empty: unknown keys warn", async () => {

@@ -68,6 +68,21 @@ describe("v3 toolcall engine (EN-41)", () => {
     expect(promptText(model.prompts[2].prompt)).toMatch(/<observation function="send_message" id="v3-2">\n<status>success<\/status>\n<result>.*"ok":true/);
   });
 
+  it("EN-41 an action on a known function with unreadable params is not dropped: the model is told the defect and the format", async () => {
+    kernel = await startActive("p", {
+      profiles: { p: { model: "mock:m", channels: { "mock:bot": ["*"] }, toolcall: { engine: "v3" } } },
+    });
+    const runtime = await kernel.app.ishiki.runtime("p", channel);
+    const model = chunkedModel([fenced({ thoughts, actions: [{ function: "send_message", params: "hello" }] }), fenced({ thoughts, actions: [{ function: "finish", params: {} }] })]);
+    runtime.agent.setModel(model);
+    runtime.wake();
+    await runtime.agent.wait();
+    expect(kernel.outbound.sent).toEqual([]);
+    const text = promptText(model.prompts[1].prompt);
+    expect(text).toContain('<action>{"function":"send_message","params":"hello"}</action>');
+    expect(text).toMatch(/<status>error<\/status>\n<result>Invalid action on send_message: "params" must be a JSON object of parameters, got string\. Expected format: \{"function": "send_message", "params": /);
+  });
+
   it("EN-19 EN-41 with the v3 context engine the model sees the contract and one world state holding its actions and observations", async () => {
     kernel = await startActive("p", {
       profiles: { p: { model: "mock:m", channels: { "mock:bot": ["*"] }, context: { engine: "v3" }, toolcall: { engine: "v3" } } },

@@ -1,5 +1,6 @@
 import type { LanguageModelV4FunctionTool, LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4ToolResultPart } from "@ai-sdk/provider";
 import type { ToolCatalog } from "./text-body.js";
+import { invalidInputOf } from "./invalid-input.js";
 import type { TextFormat } from "./text-protocol-formats.js";
 import { ToolMarkupScanner } from "./text-scan.js";
 
@@ -8,26 +9,32 @@ type ToolOutput = LanguageModelV4ToolResultPart["output"];
 /**
  * The prompt in a text protocol's shape (spec 06 EN-40): the contract and catalog appended to the system
  * message, each tool call as the protocol's markup in the assistant's text, each tool message as a user message
- * of `<tool_response>` blocks. A call that could not be read was kept with the markup the model wrote as its
- * input; its error result is answered with the defect, read again from that markup, and the expected format.
+ * of `<tool_response>` blocks. A call that could not be read was sent with the model's markup as its input; the
+ * history shows that markup again, and its error result becomes the defect, read again from the markup, plus
+ * the expected format.
  */
 export function rewriteTextPrompt(prompt: LanguageModelV4Prompt, format: TextFormat, tools: readonly LanguageModelV4FunctionTool[], catalog: ToolCatalog): LanguageModelV4Prompt {
-  const calls = new Map<string, unknown>();
+  // The markup of every invalid call, by call id: the history keeps such calls with an empty input.
+  const invalid = new Map<string, string>();
+  for (const message of prompt) {
+    if (message.role !== "tool" && message.role !== "assistant") continue;
+    for (const part of message.content) {
+      const raw = part.type === "tool-result" ? invalidInputOf(part.output) : undefined;
+      if (part.type === "tool-result" && raw !== undefined) invalid.set(part.toolCallId, raw);
+    }
+  }
   const out = prompt.map((message): LanguageModelV4Message => {
     if (message.role === "assistant") {
       if (!message.content.some((part) => part.type === "tool-call" || part.type === "tool-result")) return message;
       const content = message.content.map((part) => {
-        if (part.type === "tool-call") {
-          calls.set(part.toolCallId, part.input);
-          return { type: "text" as const, text: callText(format, part.toolName, part.input) };
-        }
-        if (part.type === "tool-result") return { type: "text" as const, text: format.result(part.toolName, resultText(format, catalog, part, calls)) };
+        if (part.type === "tool-call") return { type: "text" as const, text: invalid.get(part.toolCallId) ?? callText(format, part.toolName, part.input) };
+        if (part.type === "tool-result") return { type: "text" as const, text: format.result(part.toolName, resultText(format, catalog, part, invalid)) };
         return part;
       });
       return { ...message, content };
     }
     if (message.role !== "tool") return message;
-    const results = message.content.flatMap((part) => (part.type === "tool-result" ? [format.result(part.toolName, resultText(format, catalog, part, calls))] : []));
+    const results = message.content.flatMap((part) => (part.type === "tool-result" ? [format.result(part.toolName, resultText(format, catalog, part, invalid))] : []));
     return { role: "user", content: [{ type: "text", text: results.length > 0 ? results.join("\n") : "<tool_response>\n(no result)\n</tool_response>" }] };
   });
   const system = format.instructions(tools);
@@ -45,10 +52,10 @@ function callText(format: TextFormat, toolName: string, input: unknown): string 
   return typeof input === "string" ? input : format.call(toolName, {});
 }
 
-function resultText(format: TextFormat, catalog: ToolCatalog, part: LanguageModelV4ToolResultPart, calls: ReadonlyMap<string, unknown>): string {
-  const input = calls.get(part.toolCallId);
-  if ((part.output.type === "error-text" || part.output.type === "error-json") && typeof input === "string" && parsedObject(input) === undefined) {
-    const defect = ToolMarkupScanner.scan(input, catalog).find((event) => event.type === "invalid");
+function resultText(format: TextFormat, catalog: ToolCatalog, part: LanguageModelV4ToolResultPart, invalid: ReadonlyMap<string, string>): string {
+  const raw = invalid.get(part.toolCallId);
+  if (raw !== undefined) {
+    const defect = ToolMarkupScanner.scan(raw, catalog).find((event) => event.type === "invalid");
     if (defect?.type === "invalid") return `Invalid call to ${part.toolName}: ${defect.defect}. Expected format: ${format.example(part.toolName, catalog.schema(part.toolName))}`;
   }
   return outputText(part.output);

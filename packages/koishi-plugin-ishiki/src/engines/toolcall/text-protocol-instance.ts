@@ -68,13 +68,14 @@ export class TextProtocolToolcallInstance extends ToolcallEngineInstance {
       const block = blocks.get(id);
       if (block === undefined) return;
       for (const event of events) {
-        if (event.type === "text") {
+        if (event.type === "text" || event.type === "unknown") {
+          const text = event.type === "text" ? event.text : this.unknown(event);
           if (block.open === undefined) {
             block.open = block.count === 0 ? id : `${id}-${block.count}`;
             block.count += 1;
             controller.enqueue({ type: "text-start", id: block.open });
           }
-          controller.enqueue({ type: "text-delta", id: block.open, delta: event.text });
+          controller.enqueue({ type: "text-delta", id: block.open, delta: text });
           continue;
         }
         if (block.open !== undefined) controller.enqueue({ type: "text-end", id: block.open });
@@ -107,9 +108,16 @@ export class TextProtocolToolcallInstance extends ToolcallEngineInstance {
 
   private contentOf(event: ScanEvent): LanguageModelV4Content {
     if (event.type === "text") return { type: "text", text: event.text };
+    if (event.type === "unknown") return { type: "text", text: this.unknown(event) };
     if (event.type === "call") return { type: "tool-call", toolCallId: generateId(), toolName: event.toolName, input: event.input };
     this.logger.info("%s: invalid call to %s returned to the model: %s", this.protocol, event.toolName, event.defect);
     return { type: "tool-call", toolCallId: generateId(), toolName: event.toolName, input: event.raw };
+  }
+
+  /** Markup on a tool the request does not offer stays text, with one log line naming the tool. */
+  private unknown(event: Extract<ScanEvent, { type: "unknown" }>): string {
+    this.logger.info("%s: markup names unknown tool %s; kept as text", this.protocol, event.toolName);
+    return event.raw;
   }
 }
 

@@ -7,7 +7,9 @@ export type ScanEvent =
   | { type: "text"; text: string }
   | { type: "call"; toolName: string; input: string }
   /** Markup naming a known tool that could not be read: `raw` is what the model wrote, `defect` says why. */
-  | { type: "invalid"; toolName: string; raw: string; defect: string };
+  | { type: "invalid"; toolName: string; raw: string; defect: string }
+  /** Call markup naming no tool of the catalog: kept as text (`raw`), reported so it can be logged. */
+  | { type: "unknown"; toolName: string; raw: string };
 
 type Mode = { kind: "text" } | { kind: "body"; opener: Exclude<Opener, { form: "json" }> } | { kind: "json"; opener: Extract<Opener, { form: "json" }>; extent: JsonExtent; started: boolean; end?: number };
 
@@ -198,7 +200,12 @@ export class ToolMarkupScanner {
    */
   private calls(calls: BodyCall[], raw: string, marked: boolean): void {
     const known = calls.filter((call) => this.catalog.has(call.toolName));
-    if (known.length === 0 || (!marked && known.length < calls.length)) return this.text(raw);
+    if (known.length === 0 || (!marked && known.length < calls.length)) {
+      const named = calls.find((call) => call.toolName !== undefined && !this.catalog.has(call.toolName));
+      if (marked && named?.toolName !== undefined) this.out.push({ type: "unknown", toolName: named.toolName, raw });
+      else this.text(raw);
+      return;
+    }
     for (const call of known) {
       if ("defect" in call) this.out.push({ type: "invalid", toolName: call.toolName as string, raw, defect: call.defect });
       else this.out.push({ type: "call", toolName: call.toolName as string, input: JSON.stringify(call.input) });

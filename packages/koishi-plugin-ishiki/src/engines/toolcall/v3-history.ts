@@ -1,5 +1,6 @@
 import type { LanguageModelV4FilePart, LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4TextPart } from "@ai-sdk/provider";
 import { renderAction, renderObservation, type V3Output } from "../shared/v3-blocks.js";
+import { invalidInputOf } from "./invalid-input.js";
 import { readAction } from "./v3-parse.js";
 
 type UserPart = LanguageModelV4TextPart | LanguageModelV4FilePart;
@@ -10,10 +11,14 @@ type UserPart = LanguageModelV4TextPart | LanguageModelV4FilePart;
  * whose media stay file parts after them. User messages (attachments, file parts) pass unchanged.
  */
 export function rewriteV3Prompt(prompt: LanguageModelV4Prompt, system: string): LanguageModelV4Prompt {
+  // The `<action>` markup of every invalid call, by call id: the history keeps such calls with an empty input.
   const invalid = new Map<string, string>();
   for (const message of prompt) {
-    if (message.role !== "assistant") continue;
-    for (const part of message.content) if (part.type === "tool-call" && typeof part.input === "string" && part.input.startsWith("<action>")) invalid.set(part.toolCallId, part.input);
+    if (message.role !== "tool" && message.role !== "assistant") continue;
+    for (const part of message.content) {
+      const raw = part.type === "tool-result" ? invalidInputOf(part.output) : undefined;
+      if (part.type === "tool-result" && raw?.startsWith("<action>") === true) invalid.set(part.toolCallId, raw);
+    }
   }
   const out: LanguageModelV4Prompt = prompt.map((message) => rewriteMessage(message, invalid));
   const index = out.findIndex((message) => message.role === "system");
