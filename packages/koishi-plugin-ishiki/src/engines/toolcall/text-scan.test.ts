@@ -1,0 +1,78 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ToolCatalog } from "./text-body.js";
+import { ToolMarkupScanner, type ScanEvent } from "./text-scan.js";
+
+const catalog = new ToolCatalog([
+  { name: "send_message", inputSchema: { type: "object", properties: { messages: { type: "array", items: { type: "string" } } }, required: ["messages"] } },
+  { name: "finish", inputSchema: { type: "object", properties: { reason: { type: "string" } } } },
+]);
+
+/** Pieces of real and broken markup, so random texts hit every opener, close tag and partial match. */
+const fragments = [
+  "<tool_call>", "</tool_call>", '{"name": "send_message", "arguments": {"messages": ["hi"]}}', '{"name": "finish"', "}", "{", "[", "]", '"', "\\",
+  "<send_message>", "</send_message>", "<messages>", "</messages>", '["a"]', "<finish/>", "<finish />", "<finish>", "</finish>",
+  "<function=finish>", "</function>", "<parameter=reason>", "</parameter>", "<|tool_call|>", "[TOOL_CALLS]", "```json\n", "```", "\n",
+  "<think>", "</think>", "messages: [x]", "text ", "好的", "<", ">", "/", " ", "<b>", "a < b",
+];
+
+const chunked = (text: string, cuts: number[]): string[] => {
+  const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+  const out: string[] = [];
+  let at = 0;
+  for (const point of points) {
+    out.push(text.slice(at, point));
+    at = point;
+  }
+  out.push(text.slice(at));
+  return out;
+};
+
+/** Events with adjacent texts merged: deltas may split text anywhere, calls never. */
+function merged(events: ScanEvent[]): ScanEvent[] {
+  const out: ScanEvent[] = [];
+  for (const event of events) {
+    const last = out.at(-1);
+    if (event.type === "text" && last?.type === "text") out[out.length - 1] = { type: "text", text: last.text + event.text };
+    else if (event.type !== "text" || event.text !== "") out.push(event);
+  }
+  return out;
+}
+
+const streamed = (chunks: string[]): ScanEvent[] => {
+  const scanner = new ToolMarkupScanner(catalog);
+  return [...chunks.flatMap((chunk) => scanner.push(chunk)), ...scanner.finish()];
+};
+
+const textOf = (events: ScanEvent[]): string => events.map((event) => (event.type === "call" ? "" : event.type === "text" ? event.text : event.raw)).join("");
+
+describe("ToolMarkupScanner (EN-40)", () => {
+  it("EN-40 any chunking of any text gives the events generate gives, and loses no character", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...fragments), { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 30 }), (pieces, cuts) => {
+        const text = pieces.join("");
+        const whole = merged(ToolMarkupScanner.scan(text, catalog));
+        expect(merged(streamed(chunked(text, cuts)))).toEqual(whole);
+        expect(merged(streamed([...text]))).toEqual(whole);
+        // Text outside calls is kept verbatim: nothing is dropped except the markup of calls read.
+        if (!whole.some((event) => event.type === "call")) expect(textOf(whole)).toBe(text);
+      }),
+      { seed: 18, numRuns: 400 },
+    );
+  });
+
+  it("EN-40 a call naming a known tool is never dropped: it is read, or reported invalid with its markup", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 30 }), fc.nat(60), (noise, cut) => {
+        const call = '<tool_call>{"name": "finish", "arguments": {"reason": "x"}}</tool_call>';
+        const broken = call.slice(0, Math.min(cut, call.length - 1));
+        for (const text of [`${noise}${call}`, `${noise}${broken}`]) {
+          const events = ToolMarkupScanner.scan(text, catalog);
+          if (text.endsWith(call)) expect(events.some((event) => event.type === "call" && event.toolName === "finish")).toBe(true);
+          else if (broken.includes('"finish"')) expect(events.some((event) => event.type !== "text" && event.toolName === "finish")).toBe(true);
+        }
+      }),
+      { seed: 18, numRuns: 300 },
+    );
+  });
+});
