@@ -1,5 +1,5 @@
 import type { LanguageModelV4FunctionTool, LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4ToolResultPart } from "@ai-sdk/provider";
-import type { ToolCatalog } from "./text-body.js";
+import type { ToolCatalog } from "./text-catalog.js";
 import { invalidInputOf } from "./invalid-input.js";
 import type { TextFormat } from "./text-protocol-formats.js";
 import { ToolMarkupScanner } from "./text-scan.js";

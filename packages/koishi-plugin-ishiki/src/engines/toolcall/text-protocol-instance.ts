@@ -1,7 +1,7 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4Middleware, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { generateId } from "@ai-sdk/provider-utils";
 import { ToolcallEngineInstance } from "../toolcall-engine-instance.js";
-import { ToolCatalog } from "./text-body.js";
+import { ToolCatalog } from "./text-catalog.js";
 import { TEXT_FORMATS, type TextProtocolName } from "./text-protocol-formats.js";
 import { rewriteTextPrompt } from "./text-protocol-history.js";
 import { liftToolResultMedia } from "./text-protocol-media.js";

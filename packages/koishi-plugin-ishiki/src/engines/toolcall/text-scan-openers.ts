@@ -1,4 +1,4 @@
-import type { ToolCatalog } from "./text-body.js";
+import type { ToolCatalog } from "./text-catalog.js";
 
 /** How a call's markup starts and where its body ends. */
 export type Opener =

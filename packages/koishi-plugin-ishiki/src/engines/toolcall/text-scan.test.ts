@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ToolCatalog } from "./text-body.js";
+import { ToolCatalog } from "./text-catalog.js";
 import { ToolMarkupScanner, type ScanEvent } from "./text-scan.js";
 
 const catalog = new ToolCatalog([

@@ -1,4 +1,6 @@
-import { readElementBody, readFunctionBody, readJsonCalls, readToolCallBody, type BodyCall, type ToolCatalog } from "./text-body.js";
+import { readFunctionBody, readJsonCalls, readToolCallBody, type BodyCall } from "./text-body.js";
+import { readElementBody } from "./text-body-element.js";
+import type { ToolCatalog } from "./text-catalog.js";
 import { JsonExtent } from "./text-json-extent.js";
 import { NEED, openerAt, type Opener } from "./text-scan-openers.js";
 
