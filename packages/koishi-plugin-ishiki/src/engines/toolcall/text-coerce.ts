@@ -74,6 +74,20 @@ export function coerceTree(value: unknown, schema: ParameterSchema | undefined):
   return value;
 }
 
+/**
+ * JSON arguments typed by the schema where a model quoted a value the schema does not allow as a string
+ * (`"limit": "5"`, `"repeat": "null"`): such strings go through `coerceText`; everything else is kept.
+ */
+export function coerceQuoted(value: unknown, schema: ParameterSchema | undefined): unknown {
+  if (typeof value === "string") return typesOf(schema).size > 0 && !typesOf(schema).has("string") ? coerceText(value, schema) : value;
+  if (Array.isArray(value)) return value.map((item) => coerceQuoted(item, itemsOf(schema)));
+  if (value !== null && typeof value === "object") {
+    const properties = propertiesOf(schema);
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, coerceQuoted(item, properties[key])]));
+  }
+  return value;
+}
+
 export function propertiesOf(schema: ParameterSchema | undefined): Record<string, ParameterSchema> {
   if (schema === undefined) return {};
   return schema.properties ?? Object.assign({}, ...[...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].map((member) => member.properties ?? {}));

@@ -1,6 +1,7 @@
 import { readFunctionBody, readJsonCalls, readToolCallBody, type BodyCall } from "./text-body.js";
 import { readElementBody } from "./text-body-element.js";
 import type { ToolCatalog } from "./text-catalog.js";
+import { coerceQuoted } from "./text-coerce.js";
 import { JsonExtent } from "./text-json-extent.js";
 import { NEED, openerAt, type Opener } from "./text-scan-openers.js";
 
@@ -210,7 +211,7 @@ export class ToolMarkupScanner {
     }
     for (const call of known) {
       if ("defect" in call) this.out.push({ type: "invalid", toolName: call.toolName as string, raw, defect: call.defect });
-      else this.out.push({ type: "call", toolName: call.toolName as string, input: JSON.stringify(call.input) });
+      else this.out.push({ type: "call", toolName: call.toolName as string, input: JSON.stringify(coerceQuoted(call.input, this.catalog.schema(call.toolName as string))) });
     }
   }
 
