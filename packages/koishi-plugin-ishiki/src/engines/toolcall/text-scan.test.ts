@@ -14,6 +14,8 @@ const fragments = [
   "<send_message>", "</send_message>", "<messages>", "</messages>", '["a"]', "<finish/>", "<finish />", "<finish>", "</finish>",
   "<function=finish>", "</function>", "<parameter=reason>", "</parameter>", "<|tool_call|>", "[TOOL_CALLS]", "```json\n", "```", "\n",
   "<think>", "</think>", "messages: [x]", "text ", "好的", "<", ">", "/", " ", "<b>", "a < b",
+  // Longer than the spill threshold, so markup moves out of the live buffer mid-call.
+  "x".repeat(1500), `${"y".repeat(1200)}<`,
 ];
 
 const chunked = (text: string, cuts: number[]): string[] => {
@@ -59,6 +61,15 @@ describe("ToolMarkupScanner (EN-40)", () => {
       }),
       { seed: 18, numRuns: 400 },
     );
+  });
+
+  it("EN-40 a long call cut off at the end is reported, not lost, however it was chunked", () => {
+    const text = `<tool_call>{"name": "finish", "arguments": {"reason": "${"z".repeat(5000)}"}}`;
+    for (const chunks of [[text], [...text], chunked(text, [3, 1030, 2047, 4099])]) {
+      expect(merged(streamed(chunks))).toEqual([{ type: "call", toolName: "finish", input: JSON.stringify({ reason: "z".repeat(5000) }) }]);
+      const cut = text.slice(0, -3);
+      expect(merged(streamed(chunks.length === 1 ? [cut] : [...cut]))).toEqual([expect.objectContaining({ type: "invalid", toolName: "finish" })]);
+    }
   });
 
   it("EN-40 a call naming a known tool is never dropped: it is read, or reported invalid with its markup", () => {

@@ -73,7 +73,8 @@ export class ToolMarkupScanner {
   }
 
   private run(final: boolean): void {
-    while (this.buffer !== "") {
+    // Open markup may live wholly in the spill: at the end it must still be read, with an empty buffer.
+    while (this.buffer !== "" || (final && this.mode.kind !== "text")) {
       const progressed = this.mode.kind === "text" ? this.scanText(final) : this.mode.kind === "body" ? this.scanBody(this.mode.opener, final) : this.scanJson(this.mode, final);
       if (!progressed) return;
     }
