@@ -103,6 +103,10 @@ export class TextProtocolToolcallInstance extends ToolcallEngineInstance {
           controller.enqueue({ ...part, finishReason: withCalls(part.finishReason, called) });
         } else controller.enqueue(part);
       },
+      // A stream that ends without `finish` still gives out what it held back.
+      flush: (controller) => {
+        for (const id of [...blocks.keys()]) end(id, controller);
+      },
     });
   }
 
