@@ -3,6 +3,8 @@ import { readJson, argumentsCall, firstLine, snippet, trimNewlines, type BodyCal
 import type { ToolCatalog } from "./text-catalog.js";
 import { coerceText, coerceTree, propertiesOf, type ParameterSchema } from "./text-coerce.js";
 
+const MAX_DEPTH = 8;
+
 /**
  * The body of `<name>…</name>` (morph-xml, yaml-xml): parameter elements, YAML `key: value` lines or a JSON
  * object. A plain-text body fills the tool's only (or only required) parameter; otherwise it is a defect, never
@@ -52,7 +54,7 @@ function soleParameter(schema: ParameterSchema | undefined): string | undefined 
 }
 
 /** Sibling elements `<key>value</key>`; repeated keys make an array; nested elements make objects. */
-function readElements(text: string, schema: ParameterSchema | undefined, parent: string): Read<Record<string, unknown>> {
+function readElements(text: string, schema: ParameterSchema | undefined, parent: string, depth = 0): Read<Record<string, unknown>> {
   const entries: Array<[string, string]> = [];
   let at = 0;
   while (at < text.length) {
@@ -79,22 +81,23 @@ function readElements(text: string, schema: ParameterSchema | undefined, parent:
   for (const [key, values] of grouped) {
     const property = properties[key];
     if (values.length === 1) {
-      const value = elementValue(values[0], property, key);
+      const value = elementValue(values[0], property, key, depth);
       if (typeof value === "object" && value !== null && "defect" in value && Object.keys(value).length === 1) return value as { defect: string };
       out[key] = value;
     } else {
       const items = property?.items;
-      out[key] = values.map((value) => elementValue(value, items, key));
+      out[key] = values.map((value) => elementValue(value, items, key, depth));
     }
   }
   return { value: out };
 }
 
-function elementValue(inner: string, schema: ParameterSchema | undefined, key: string): unknown {
+function elementValue(inner: string, schema: ParameterSchema | undefined, key: string, depth: number): unknown {
   const trimmed = inner.trim();
   const types = schema === undefined ? new Set<string>() : new Set([schema.type].flat());
-  if (trimmed.startsWith("<") && !trimmed.startsWith("<![CDATA[") && /^<[A-Za-z_]/.test(trimmed) && (types.has("object") || types.has("array") || (schema === undefined && /<\/[\w.:-]+>\s*$/.test(trimmed)))) {
-    const read = readElements(trimmed, types.has("array") ? undefined : schema, key);
+  // Nesting deeper than any tool schema goes is text: hostile output must not cost a pass per level.
+  if (depth < MAX_DEPTH && trimmed.startsWith("<") && !trimmed.startsWith("<![CDATA[") && /^<[A-Za-z_]/.test(trimmed) && (types.has("object") || types.has("array") || (schema === undefined && /<\/[\w.:-]+>\s*$/.test(trimmed)))) {
+    const read = readElements(trimmed, types.has("array") ? undefined : schema, key, depth + 1);
     if ("value" in read) {
       if (types.has("array")) return Object.values(read.value).flatMap((value) => (Array.isArray(value) ? value : [value])).map((item) => (typeof item === "string" ? coerceText(item, schema?.items) : item));
       return read.value;

@@ -86,4 +86,17 @@ describe("ToolMarkupScanner (EN-40)", () => {
       { seed: 18, numRuns: 300 },
     );
   });
+
+  it.each([
+    ["deeply nested elements", `<send_message><messages>${"<a>".repeat(4000)}x${"</a>".repeat(4000)}</messages></send_message>`],
+    ["ten thousand angle brackets", `<finish><reason>${"<".repeat(10000)}</reason></finish>`],
+    ["ten thousand braces", `${"{".repeat(10000)} then <finish/>`],
+    ["an unclosed think", `<think>${"reason ".repeat(5000)}<finish/>`],
+    ["a bare call prefix repeated", '{"name": "finish", '.repeat(2000)],
+    ["an endless YAML alias chain", `<send_message>\nmessages: &a [x]\n${Array.from({ length: 200 }, (_, i) => `k${i}: *a`).join("\n")}\n</send_message>`],
+  ])("EN-40 hostile output (%s) is read the same in every chunking", (_name, text) => {
+    const whole = merged(ToolMarkupScanner.scan(text, catalog));
+    expect(merged(streamed(chunked(text, [1, 7, 100, 4096, 9000])))).toEqual(whole);
+    expect(whole.length).toBeGreaterThan(0);
+  });
 });
