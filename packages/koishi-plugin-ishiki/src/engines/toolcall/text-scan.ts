@@ -150,9 +150,7 @@ export class ToolMarkupScanner {
     this.advance(end);
     if (opener.form === "think") return this.text(raw);
     const calls = this.readBody(opener, body);
-    // Without its close tag only a body that reads completely is trusted: JSON closed, every element closed.
-    const complete = opener.form === "tool_call" || opener.form === "function" || !/^\s*[^<{\s]/.test(body);
-    this.calls(complete ? calls : calls.map((call) => ("defect" in call ? call : { toolName: call.toolName, defect: `not closed with ${opener.close}` })), raw, true);
+    this.calls(endsComplete(opener, body) ? calls : calls.map((call) => ("defect" in call ? call : { toolName: call.toolName, defect: `not closed with ${opener.close}` })), raw, true);
   }
 
   private readBody(opener: Exclude<Opener, { form: "json" | "think" }>, body: string): BodyCall[] {
@@ -247,6 +245,18 @@ function interrupts(current: Opener, next: Opener, catalog: ToolCatalog): boolea
   // Another tool's element, unless the current tool has a parameter of that name.
   const parameters = catalog.schema(current.name)?.properties ?? {};
   return next.name !== current.name && !(next.name in parameters);
+}
+
+/**
+ * Whether a body without its close tag can be trusted to be whole rather than cut off: JSON (whose reader reports
+ * open brackets itself), parameter lists ending in a closed value, elements (whose reader reports unclosed
+ * children). YAML or plain text can always be cut mid-value.
+ */
+function endsComplete(opener: Opener, body: string): boolean {
+  const text = body.trim();
+  if (text === "" || /^[[{]/.test(text)) return true;
+  if (opener.form === "tool_call" || opener.form === "function") return /<\/(function|parameter|arg_value)>$/.test(text);
+  return text.startsWith("<");
 }
 
 function firstNonSpace(text: string, from: number): number {
