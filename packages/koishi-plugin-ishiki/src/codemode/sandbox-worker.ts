@@ -12,6 +12,14 @@ export interface WorkerListener {
 /** Resident growth during one program after which its worker retires (see protocol.ts `retireGrowthBytes`). */
 const RETIRE_GROWTH_BYTES = 64 * 1024 * 1024;
 
+/**
+ * QuickJS's C recursion runs on the thread's native stack as WebAssembly frames, while its own stack check
+ * (`maxStackBytes`) measures the module's shadow stack. With Node's default 4 MB, deep guest values (a
+ * 20,000-level JSON.stringify) overflowed the native stack first, a RangeError that left the module unusable;
+ * with this much room QuickJS's own "stack overflow" comes first. Only the touched part becomes resident.
+ */
+const WORKER_STACK_MB = 128;
+
 /** Host handle of one sandbox worker thread. */
 export class SandboxWorker {
   readonly ready: Promise<void>;
@@ -35,7 +43,7 @@ export class SandboxWorker {
       sideStringUnits: SIDE_STRING_UNITS,
       retireGrowthBytes: RETIRE_GROWTH_BYTES,
     };
-    this.thread = new Worker(script.source, { eval: true, workerData: boot });
+    this.thread = new Worker(script.source, { eval: true, workerData: boot, resourceLimits: { stackSizeMb: WORKER_STACK_MB } });
     // Idle workers must not keep the host process alive; a running program is held by its session's timers.
     this.thread.unref();
     this.ready = new Promise((resolve, reject) => {

@@ -36,7 +36,6 @@ export function guestPrelude(call: HostCall, log: HostLog, sideUnits: number) {
   const isArray = Array.isArray;
   const apply = Reflect.apply;
   const isWellFormed = (String.prototype as unknown as { isWellFormed: () => boolean }).isWellFormed;
-  const indexOf = String.prototype.indexOf;
   const ErrorClass = Error;
   const marked = new WeakSet<object>();
   let side: Outbound | undefined;
@@ -58,8 +57,9 @@ export function guestPrelude(call: HostCall, log: HostLog, sideUnits: number) {
     const type = typeof value;
     if (type === "string") {
       const text = value as string;
-      // Lone surrogates and NULs stay in the text, where JSON escapes keep them exact (protocol.ts `Crossing`).
-      if ((text.length >= sideUnits || text[0] === "\ue000") && apply(isWellFormed, text, []) && apply(indexOf, text, ["\0"]) < 0) {
+      // Lone surrogates stay in the text, where JSON escapes keep them exact. (A string with NULs is found by
+      // the worker, whose copy would end at the first one; a scan for them here would cost more than the copy.)
+      if ((text.length >= sideUnits || text[0] === "\ue000") && apply(isWellFormed, text, [])) {
         const box = side as Outbound;
         const index = box.count;
         box[index] = text;
@@ -158,7 +158,7 @@ export function guestPrelude(call: HostCall, log: HostLog, sideUnits: number) {
       return [undefined, "a value that cannot be shown"];
     }
   };
-  return freeze({ bind, encode, decode, describe, isFromHost: (value: unknown) => marked.has(value as object) });
+  return freeze({ bind, encode, decode, describe, quote: (value: string) => stringify(value), isFromHost: (value: unknown) => marked.has(value as object) });
 }
 
 /** Where `value` stops being JSON: the path of the first function, symbol or cycle, e.g. `$.items[2].run`. */

@@ -11,8 +11,9 @@ export const SIDE_MARK = "\ue000";
 /**
  * A JSON value as it crosses: the JSON text, with each long string (and each string starting with SIDE_MARK)
  * replaced by a marker and carried in `strings`. Long strings then skip both JSON parsers and their escaping.
- * Strings with NUL characters or lone surrogates always stay in the text: the copy into and out of QuickJS is
- * NUL-terminated UTF-8, while JSON escapes keep both exact.
+ * Strings with lone surrogates stay in the text, and so do the host's strings with NULs: the copy into
+ * QuickJS is NUL-terminated UTF-8, while JSON escapes keep both exact. (The worker re-reads a guest string
+ * whose copy stopped at a NUL as JSON text.)
  */
 export interface Crossing {
   readonly json: string;

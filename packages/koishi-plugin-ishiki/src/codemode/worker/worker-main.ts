@@ -200,15 +200,21 @@ export function workerMain(load: (id: string) => unknown): void {
   function readString(run: Run, handle: QuickJS.QuickJSHandle): string {
     const context = run.context;
     if (context.typeof(handle) !== "string") throw new Error("sandbox value is not a string");
+    const units = context.getNumber(run.scope.manage(context.getProp(handle, "length")));
     const inner = context as unknown as Internals;
     const pointer = inner.ffi.QTS_GetString(inner.ctx.value, (handle as unknown as { value: number }).value);
+    let text: string;
     try {
       const heap = inner.memory.module.HEAPU8;
-      const end = heap.indexOf(0, pointer);
-      return decoder.decode(heap.subarray(pointer, end));
+      text = decoder.decode(heap.subarray(pointer, heap.indexOf(0, pointer)));
     } finally {
       inner.ffi.QTS_FreeCString(inner.ctx.value, pointer);
     }
+    if (text.length === units) return text;
+    // The copy ended at a NUL (or met a lone surrogate): take the string as JSON text, whose escapes keep both.
+    const quote = run.scope.manage(context.getProp(run.api, "quote"));
+    const quoted = run.scope.manage(context.unwrapResult(context.callFunction(quote, context.undefined, handle)));
+    return JSON.parse(readString(run, quoted)) as string;
   }
 
   function log(run: Run, level: string, text: string): void {
@@ -303,9 +309,11 @@ export function workerMain(load: (id: string) => unknown): void {
   function pump(run: Run): void {
     const context = run.context;
     const jobs = run.runtime.executePendingJobs();
-    // A job that could not finish (interrupted in a microtask spin, out of memory) ends the run, even when the
-    // program's own promise settled before it.
+    // A job that could not finish (out of memory) ends the run, even when the program's own promise settled
+    // before it. An interrupt inside a promise job is caught by QuickJS as that job's rejection, so a microtask
+    // spin ends without an error: past the deadline, the program timed out whatever its promise holds.
     if (jobs.error) return finish(run, classify(run, run.scope.manage(jobs.error)));
+    if (timeIsUp(run)) return finish(run, { kind: "interrupted" });
     const state = context.getPromiseState(run.promise as QuickJS.QuickJSHandle);
     if (state.type === "pending") {
       // Nothing but a tool result can wake the guest (it has no timers): with none in flight it never settles.
