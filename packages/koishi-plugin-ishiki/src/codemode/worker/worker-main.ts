@@ -3,16 +3,18 @@ import type * as NodeVm from "node:vm";
 import type * as NodeWorkerThreads from "node:worker_threads";
 import type * as QuickJS from "quickjs-emscripten";
 import type { Crossing, HostMessage, RunEnd, RunRequest, WorkerBoot, WorkerMessage } from "./protocol.js";
+import type { StringCopies } from "./string-copies.js";
 
 /**
  * The whole program of a sandbox worker thread. The host starts the worker from this function's source text
  * (`workerMain.toString()`), so the body must reference nothing outside itself: modules come through `load`
- * (the worker's `require`), and only `import type` may appear above.
+ * (the worker's `require`), the string copies (string-copies.ts, also sent as text) through `stringCopies`,
+ * and only `import type` may appear above.
  *
  * One program runs at a time, each in a fresh QuickJS runtime and context on the sync release build, with host
  * tool calls bridged through promises (spec 05 CT-7, CT-13, CT-14).
  */
-export function workerMain(load: (id: string) => unknown): void {
+export function workerMain(load: (id: string) => unknown, stringCopies: () => StringCopies): void {
   const threads = load("node:worker_threads") as typeof NodeWorkerThreads;
   const v8 = load("node:v8") as typeof NodeV8;
   const vm = load("node:vm") as typeof NodeVm;
@@ -61,8 +63,7 @@ export function workerMain(load: (id: string) => unknown): void {
   const memory = new wasm.Memory({ initial: boot.memoryPages, maximum: boot.memoryPages });
   // The memory never grows, so this view stays valid; it is only read, to tell an out-of-memory `null` apart.
   const words = new Int32Array((memory as unknown as { buffer: ArrayBuffer }).buffer);
-  const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
+  const copies = stringCopies();
   quickjs.newQuickJSWASMModule(quickjs.newVariant(quickjs.RELEASE_SYNC, { wasmMemory: memory })).then(
     (loaded) => {
       module = loaded;
@@ -162,60 +163,18 @@ export function workerMain(load: (id: string) => unknown): void {
     return { json, strings };
   }
 
-  /**
-   * The library's string copies go through emscripten's character-by-character loops, which made moving a
-   * 1 MiB string cost ~10 ms each way. Long strings are copied with TextEncoder/TextDecoder over the module's
-   * memory instead, calling the same QuickJS entry points (`QTS_NewString`, `QTS_GetString`) the library does.
-   */
-  interface Internals {
-    readonly ffi: {
-      QTS_NewString(context: number, text: number): number;
-      QTS_GetString(context: number, value: number): number;
-      QTS_FreeCString(context: number, text: number): void;
-    };
-    readonly ctx: { readonly value: number };
-    readonly memory: {
-      readonly module: { readonly HEAPU8: Uint8Array; _malloc(bytes: number): number; _free(pointer: number): void };
-      heapValueHandle(pointer: number): QuickJS.QuickJSHandle;
-    };
-  }
-  const FAST_UNITS = 1024;
-
-  function newString(run: Run, text: string): QuickJS.QuickJSHandle {
-    if (text.length < FAST_UNITS) return run.context.newString(text);
-    const inner = run.context as unknown as Internals;
-    const heap = inner.memory.module;
-    const bytes = Buffer.byteLength(text);
-    const pointer = heap._malloc(bytes + 1);
-    if (pointer === 0) throw new Error("out of memory copying a string into the sandbox");
-    try {
-      encoder.encodeInto(text, heap.HEAPU8.subarray(pointer, pointer + bytes));
-      heap.HEAPU8[pointer + bytes] = 0;
-      return inner.memory.heapValueHandle(inner.ffi.QTS_NewString(inner.ctx.value, pointer));
-    } finally {
-      heap._free(pointer);
-    }
-  }
-
+  /** A guest string; one whose copy stopped at a NUL (or met a lone surrogate) is re-read as JSON text. */
   function readString(run: Run, handle: QuickJS.QuickJSHandle): string {
     const context = run.context;
     if (context.typeof(handle) !== "string") throw new Error("sandbox value is not a string");
     const units = context.getNumber(run.scope.manage(context.getProp(handle, "length")));
-    const inner = context as unknown as Internals;
-    const pointer = inner.ffi.QTS_GetString(inner.ctx.value, (handle as unknown as { value: number }).value);
-    let text: string;
-    try {
-      const heap = inner.memory.module.HEAPU8;
-      text = decoder.decode(heap.subarray(pointer, heap.indexOf(0, pointer)));
-    } finally {
-      inner.ffi.QTS_FreeCString(inner.ctx.value, pointer);
-    }
+    const text = copies.toHost(context, handle);
     if (text.length === units) return text;
-    // The copy ended at a NUL (or met a lone surrogate): take the string as JSON text, whose escapes keep both.
     const quote = run.scope.manage(context.getProp(run.api, "quote"));
     const quoted = run.scope.manage(context.unwrapResult(context.callFunction(quote, context.undefined, handle)));
     return JSON.parse(readString(run, quoted)) as string;
   }
+
 
   function log(run: Run, level: string, text: string): void {
     if (run.consoleFull) return;
@@ -281,7 +240,7 @@ export function workerMain(load: (id: string) => unknown): void {
         if (decoded.error) deferred.reject(run.scope.manage(decoded.error));
         else deferred.resolve(run.scope.manage(decoded.value));
       } else {
-        const text = newString(run, message.message);
+        const text = copies.toGuest(run.context, message.message);
         deferred.reject(text);
         text.dispose();
       }
@@ -296,9 +255,9 @@ export function workerMain(load: (id: string) => unknown): void {
   function decodeOutput(run: Run, crossing: Crossing): ReturnType<QuickJS.QuickJSContext["callFunction"]> {
     const { context, scope } = run;
     const decode = scope.manage(context.getProp(run.api, "decode"));
-    const handles = [newString(run, crossing.json)];
+    const handles = [copies.toGuest(run.context, crossing.json)];
     try {
-      for (const text of crossing.strings) handles.push(newString(run, text));
+      for (const text of crossing.strings) handles.push(copies.toGuest(run.context, text));
       return context.callFunction(decode, context.undefined, ...handles);
     } finally {
       for (const handle of handles) handle.dispose();
