@@ -101,7 +101,7 @@ export function workerMain(load: (id: string) => unknown, stringCopies: () => St
       );
       const hostLog = scope.manage(
         context.newFunction("log", (level, text) => {
-          if (run) log(run, context.getString(level), context.getString(text));
+          if (run && !run.consoleFull) log(run, context.getString(level), readString(run, text));
         }),
       );
       const sideUnits = scope.manage(context.newNumber(boot.sideStringUnits));
@@ -167,12 +167,18 @@ export function workerMain(load: (id: string) => unknown, stringCopies: () => St
   function readString(run: Run, handle: QuickJS.QuickJSHandle): string {
     const context = run.context;
     if (context.typeof(handle) !== "string") throw new Error("sandbox value is not a string");
-    const units = context.getNumber(run.scope.manage(context.getProp(handle, "length")));
+    const length = context.getProp(handle, "length");
+    const units = context.getNumber(length);
+    length.dispose();
     const text = copies.toHost(context, handle);
     if (text.length === units) return text;
     const quote = run.scope.manage(context.getProp(run.api, "quote"));
-    const quoted = run.scope.manage(context.unwrapResult(context.callFunction(quote, context.undefined, handle)));
-    return JSON.parse(readString(run, quoted)) as string;
+    const quoted = context.unwrapResult(context.callFunction(quote, context.undefined, handle));
+    try {
+      return JSON.parse(readString(run, quoted)) as string;
+    } finally {
+      quoted.dispose();
+    }
   }
 
 
