@@ -14,7 +14,7 @@ interface Outbound {
   [index: number]: string;
 }
 
-type HostCall = (name: string, value: Outbound | undefined, input: unknown) => Promise<unknown>;
+type HostCall = (name: string, value: Outbound | string | undefined, input: unknown) => Promise<unknown>;
 type HostLog = (level: string, text: string) => void;
 
 /**
@@ -70,7 +70,8 @@ export function guestPrelude(call: HostCall, log: HostLog, sideUnits: number) {
     }
     return plain(_key, value);
   };
-  const encode = (value: unknown): Outbound | undefined => {
+  /** The JSON text alone when no string went aside (the common case), else the Outbound box. */
+  const encode = (value: unknown): Outbound | string | undefined => {
     // A toJSON may encode a tool input of its own while this value is being encoded.
     const outer = side;
     const box = create(null) as Outbound;
@@ -79,6 +80,7 @@ export function guestPrelude(call: HostCall, log: HostLog, sideUnits: number) {
     try {
       const json = stringify(value, replacer);
       if (json === undefined) return undefined;
+      if (box.count === 0) return json;
       box.json = json;
       return box;
     } catch {

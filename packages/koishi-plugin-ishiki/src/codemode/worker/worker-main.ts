@@ -131,7 +131,8 @@ export function workerMain(load: (id: string) => unknown, stringCopies: () => St
 
   function hostCallFrom(run: Run, name: QuickJS.QuickJSHandle, value: QuickJS.QuickJSHandle, input: QuickJS.QuickJSHandle) {
     const context = run.context;
-    if (context.typeof(value) !== "object") {
+    const kind = context.typeof(value);
+    if (kind !== "object" && kind !== "string") {
       const path = findPath(run, input);
       const message = `tool input is not JSON-serialisable at ${typeof path === "string" ? path : "$"}`;
       return { error: typeof path === "string" ? context.newError({ name: "TypeError", message }) : path.dup() };
@@ -146,14 +147,22 @@ export function workerMain(load: (id: string) => unknown, stringCopies: () => St
     return deferred.handle;
   }
 
-  /** Text and side strings of a value the guest's `encode` produced (see guest-prelude.ts `Outbound`). */
-  function readOutbound(run: Run, box: QuickJS.QuickJSHandle): Crossing {
+  /**
+   * Text and side strings of a value the guest's `encode` produced: its JSON text, or an `Outbound` box when
+   * strings went aside (guest-prelude.ts). JSON text holds no raw NUL, so it needs no length check.
+   */
+  function readOutbound(run: Run, value: QuickJS.QuickJSHandle): Crossing {
     const context = run.context;
-    const json = readString(run, run.scope.manage(context.getProp(box, "json")));
-    const count = context.getNumber(run.scope.manage(context.getProp(box, "count")));
+    if (context.typeof(value) === "string") return { json: copies.toHost(context, value), strings: [] };
+    const text = context.getProp(value, "json");
+    const json = copies.toHost(context, text);
+    text.dispose();
+    const length = context.getProp(value, "count");
+    const count = context.getNumber(length);
+    length.dispose();
     const strings: string[] = [];
     for (let i = 0; i < count; i++) {
-      const item = context.getProp(box, i);
+      const item = context.getProp(value, i);
       try {
         strings.push(readString(run, item));
       } finally {
@@ -295,7 +304,8 @@ export function workerMain(load: (id: string) => unknown, stringCopies: () => St
     const box = run.scope.manage(encoded.value);
     // Tool calls a `toJSON` started while the value was encoded were never sent; they count as pending.
     if (run.calls.size > 0) return finish(run, { kind: "pending-calls", count: run.calls.size });
-    if (context.typeof(box) === "object") return finish(run, { kind: "returned", ...readOutbound(run, box) });
+    const kind = context.typeof(box);
+    if (kind === "object" || kind === "string") return finish(run, { kind: "returned", ...readOutbound(run, box) });
     if (context.typeof(value) === "undefined") return finish(run, { kind: "returned", json: "null", strings: [] });
     const path = findPath(run, value);
     if (run.calls.size > 0) return finish(run, { kind: "pending-calls", count: run.calls.size });
