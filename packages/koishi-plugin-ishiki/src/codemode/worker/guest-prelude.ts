@@ -138,8 +138,8 @@ export function guestPrelude(call: HostCall, log: HostLog, sideUnits: number) {
     debug: logger("debug"),
   });
   /**
-   * What the host reports for a thrown value, as plain strings: `[name, message, stack]` for an Error-like
-   * value, `[undefined, text]` otherwise. Reading it runs guest code (getters, toJSON); a throw there is
+   * What the host reports for a thrown value, as plain strings: `[name, message, stack, "host" | undefined]`
+   * for an Error-like value (the last marks a host tool error), `[undefined, text]` otherwise. Reading it runs guest code (getters, toJSON); a throw there is
    * reported as such rather than escaping.
    */
   const describe = (value: unknown): (string | undefined)[] => {
@@ -150,7 +150,7 @@ export function guestPrelude(call: HostCall, log: HostLog, sideUnits: number) {
         const message = error.message;
         if (typeof name === "string" && typeof message === "string") {
           const stack = error.stack;
-          return [name, message, typeof stack === "string" ? stack : ""];
+          return [name, message, typeof stack === "string" ? stack : "", marked.has(error) ? "host" : undefined];
         }
       }
       if (typeof value === "string") return [undefined, value];
@@ -160,7 +160,7 @@ export function guestPrelude(call: HostCall, log: HostLog, sideUnits: number) {
       return [undefined, "a value that cannot be shown"];
     }
   };
-  return freeze({ bind, encode, decode, describe, quote: (value: string) => stringify(value), isFromHost: (value: unknown) => marked.has(value as object) });
+  return freeze({ bind, encode, decode, describe, quote: (value: string) => stringify(value) });
 }
 
 /** Where `value` stops being JSON: the path of the first function, symbol or cycle, e.g. `$.items[2].run`. */

@@ -2,19 +2,19 @@ import type * as NodeV8 from "node:v8";
 import type * as NodeVm from "node:vm";
 import type * as NodeWorkerThreads from "node:worker_threads";
 import type * as QuickJS from "quickjs-emscripten";
-import type { Crossing, HostMessage, RunEnd, RunRequest, WorkerBoot, WorkerMessage } from "./protocol.js";
-import type { StringCopies } from "./string-copies.js";
+import type { HostMessage, RunEnd, RunRequest, WorkerBoot, WorkerMessage } from "./protocol.js";
+import type { GuestValues } from "./guest-values.js";
 
 /**
  * The whole program of a sandbox worker thread. The host starts the worker from this function's source text
  * (`workerMain.toString()`), so the body must reference nothing outside itself: modules come through `load`
- * (the worker's `require`), the string copies (string-copies.ts, also sent as text) through `stringCopies`,
+ * (the worker's `require`), the value copies (guest-values.ts, also sent as text) through `guestValues`,
  * and only `import type` may appear above.
  *
  * One program runs at a time, each in a fresh QuickJS runtime and context on the sync release build, with host
  * tool calls bridged through promises (spec 05 CT-7, CT-13, CT-14).
  */
-export function workerMain(load: (id: string) => unknown, stringCopies: () => StringCopies): void {
+export function workerMain(load: (id: string) => unknown, guestValues: () => GuestValues): void {
   const threads = load("node:worker_threads") as typeof NodeWorkerThreads;
   const v8 = load("node:v8") as typeof NodeV8;
   const vm = load("node:vm") as typeof NodeVm;
@@ -63,7 +63,7 @@ export function workerMain(load: (id: string) => unknown, stringCopies: () => St
   const memory = new wasm.Memory({ initial: boot.memoryPages, maximum: boot.memoryPages });
   // The memory never grows, so this view stays valid; it is only read, to tell an out-of-memory `null` apart.
   const words = new Int32Array((memory as unknown as { buffer: ArrayBuffer }).buffer);
-  const copies = stringCopies();
+  const values = guestValues();
   quickjs.newQuickJSWASMModule(quickjs.newVariant(quickjs.RELEASE_SYNC, { wasmMemory: memory })).then(
     (loaded) => {
       module = loaded;
@@ -101,7 +101,7 @@ export function workerMain(load: (id: string) => unknown, stringCopies: () => St
       );
       const hostLog = scope.manage(
         context.newFunction("log", (level, text) => {
-          if (run && !run.consoleFull) log(run, context.getString(level), readString(run, text));
+          if (run && !run.consoleFull) log(run, context.getString(level), values.read(run.context, run.api, text));
         }),
       );
       const sideUnits = scope.manage(context.newNumber(boot.sideStringUnits));
@@ -143,53 +143,9 @@ export function workerMain(load: (id: string) => unknown, stringCopies: () => St
     // The program has already returned: the call stays pending (and fails the program), and never runs.
     if (run.returning) return deferred.handle;
     const runId = (run.request as RunRequest).runId;
-    post({ type: "call", runId, callId, name: context.getString(name), ...readOutbound(run, value) });
+    post({ type: "call", runId, callId, name: context.getString(name), ...values.readOutbound(run.context, run.api, value) });
     return deferred.handle;
   }
-
-  /**
-   * Text and side strings of a value the guest's `encode` produced: its JSON text, or an `Outbound` box when
-   * strings went aside (guest-prelude.ts). JSON text holds no raw NUL, so it needs no length check.
-   */
-  function readOutbound(run: Run, value: QuickJS.QuickJSHandle): Crossing {
-    const context = run.context;
-    if (context.typeof(value) === "string") return { json: copies.toHost(context, value), strings: [] };
-    const text = context.getProp(value, "json");
-    const json = copies.toHost(context, text);
-    text.dispose();
-    const length = context.getProp(value, "count");
-    const count = context.getNumber(length);
-    length.dispose();
-    const strings: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const item = context.getProp(value, i);
-      try {
-        strings.push(readString(run, item));
-      } finally {
-        item.dispose();
-      }
-    }
-    return { json, strings };
-  }
-
-  /** A guest string; one whose copy stopped at a NUL (or met a lone surrogate) is re-read as JSON text. */
-  function readString(run: Run, handle: QuickJS.QuickJSHandle): string {
-    const context = run.context;
-    if (context.typeof(handle) !== "string") throw new Error("sandbox value is not a string");
-    const length = context.getProp(handle, "length");
-    const units = context.getNumber(length);
-    length.dispose();
-    const text = copies.toHost(context, handle);
-    if (text.length === units) return text;
-    const quote = run.scope.manage(context.getProp(run.api, "quote"));
-    const quoted = context.unwrapResult(context.callFunction(quote, context.undefined, handle));
-    try {
-      return JSON.parse(readString(run, quoted)) as string;
-    } finally {
-      quoted.dispose();
-    }
-  }
-
 
   function log(run: Run, level: string, text: string): void {
     if (run.consoleFull) return;
@@ -251,11 +207,11 @@ export function workerMain(load: (id: string) => unknown, stringCopies: () => St
     run.calls.delete(message.callId);
     try {
       if (message.ok) {
-        const decoded = decodeOutput(run, message);
+        const decoded = values.decode(run.context, run.api, message);
         if (decoded.error) deferred.reject(run.scope.manage(decoded.error));
         else deferred.resolve(run.scope.manage(decoded.value));
       } else {
-        const text = copies.toGuest(run.context, message.message);
+        const text = values.toGuest(run.context, message.message);
         deferred.reject(text);
         text.dispose();
       }
@@ -263,19 +219,6 @@ export function workerMain(load: (id: string) => unknown, stringCopies: () => St
       pump(run);
     } catch (error) {
       finish(run, crash(error));
-    }
-  }
-
-  /** A tool output as a guest value: the prelude parses the text and puts the side strings back. */
-  function decodeOutput(run: Run, crossing: Crossing): ReturnType<QuickJS.QuickJSContext["callFunction"]> {
-    const { context, scope } = run;
-    const decode = scope.manage(context.getProp(run.api, "decode"));
-    const handles = [copies.toGuest(run.context, crossing.json)];
-    try {
-      for (const text of crossing.strings) handles.push(copies.toGuest(run.context, text));
-      return context.callFunction(decode, context.undefined, ...handles);
-    } finally {
-      for (const handle of handles) handle.dispose();
     }
   }
 
@@ -305,7 +248,7 @@ export function workerMain(load: (id: string) => unknown, stringCopies: () => St
     // Tool calls a `toJSON` started while the value was encoded were never sent; they count as pending.
     if (run.calls.size > 0) return finish(run, { kind: "pending-calls", count: run.calls.size });
     const kind = context.typeof(box);
-    if (kind === "object" || kind === "string") return finish(run, { kind: "returned", ...readOutbound(run, box) });
+    if (kind === "object" || kind === "string") return finish(run, { kind: "returned", ...values.readOutbound(run.context, run.api, box) });
     if (context.typeof(value) === "undefined") return finish(run, { kind: "returned", json: "null", strings: [] });
     const path = findPath(run, value);
     if (run.calls.size > 0) return finish(run, { kind: "pending-calls", count: run.calls.size });
@@ -348,19 +291,15 @@ export function workerMain(load: (id: string) => unknown, stringCopies: () => St
     const parts = scope.manage(described.value);
     const part = (index: number): string | undefined => {
       const item = scope.manage(context.getProp(parts, index));
-      return context.typeof(item) === "string" ? readString(run, item) : undefined;
+      return context.typeof(item) === "string" ? values.read(run.context, run.api, item) : undefined;
     };
     const name = part(0);
     const message = part(1) ?? "";
     if (name === undefined) return { kind: "thrown", name: "Error", message, fromHost: false };
     if (name === "InternalError" && message === "out of memory") return { kind: "out-of-memory" };
     if (name === "InternalError" && message === "stack overflow") return { kind: "stack-overflow" };
-    const isFromHost = scope.manage(context.getProp(run.api, "isFromHost"));
-    const marked = context.callFunction(isFromHost, context.undefined, thrown);
-    const fromHost = !marked.error && context.dump(scope.manage(marked.value)) === true;
-    if (marked.error) scope.manage(marked.error);
     const frame = /\(program\.js:(\d+)/.exec(part(2) ?? "");
-    return { kind: "thrown", name, message, line: frame ? Number(frame[1]) : undefined, fromHost };
+    return { kind: "thrown", name, message, line: frame ? Number(frame[1]) : undefined, fromHost: part(3) === "host" };
   }
 
   /**
