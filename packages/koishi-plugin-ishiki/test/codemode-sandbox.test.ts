@@ -290,7 +290,7 @@ describe("codemode execution", () => {
       const second = pooled.run(program);
       // Both programs are inside a tool call at the same time: they run on two workers.
       await expect.poll(() => arrived).toBe(2);
-      expect(pooled.stats()).toEqual({ workers: 2, busy: 2, replaced: 0 });
+      expect(pooled.stats()).toEqual({ workers: 2, busy: 2, replaced: 0, size: 2 });
       const controller = new AbortController();
       const queued = expect(pooled.run({ js: "return 'never'", tools: [], callTool, signal: controller.signal })).rejects.toThrow("gave up");
       // Long enough for its compilation to finish, so the abort finds it waiting for a worker.
@@ -303,7 +303,7 @@ describe("codemode execution", () => {
         { ok: true, value: 2, console: [] },
         { ok: true, value: 2, console: [] },
       ]);
-      expect(pooled.stats()).toEqual({ workers: 2, busy: 0, replaced: 0 });
+      expect(pooled.stats()).toEqual({ workers: 2, busy: 0, replaced: 0, size: 2 });
     } finally {
       await pooled.close();
     }

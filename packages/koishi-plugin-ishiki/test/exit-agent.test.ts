@@ -52,6 +52,18 @@ describe("exit through the agent", () => {
     expect(partsText(step2[0])).not.toContain("<file:");
   });
 
+  it("issue 16: a 6,000-deep tool result is an error result the model sees, and the turn goes on", async () => {
+    const model = scriptedModel([{ calls: [{ id: "c1", name: "deep" }] }, { text: "done" }]);
+    let deep: unknown = "\u0001";
+    for (let i = 0; i < 6000; i++) deep = [deep];
+    runtime = await createRuntime({ model, tools: () => ({ deep: tool({ inputSchema: anyInput, execute: async () => deep }) }) });
+    runtime.agent.continue("go");
+    await runtime.agent.wait();
+    expect(model.prompts).toHaveLength(2);
+    const step1 = model.prompts[1].prompt;
+    expect(partsText(step1.find((message) => message.role === "tool")!)).toContain("result cannot be displayed: it nests too deeply");
+  });
+
   it("EX-21 EX-31 QA-5 a failed step consumes no once image and the next request shows it", async () => {
     const model = scriptedModel([{ calls: [{ id: "c1", name: "snap" }] }, { error: new Error("boom") }, { text: "seen" }]);
     runtime = await createRuntime({ model, settings: { imageInput: true }, tools: () => ({ snap: imageTool() }) });

@@ -61,6 +61,25 @@ describe("display conversion and shaping", () => {
     expect(await display(value)).toEqual({ type: "error-text", value: "result is not JSON-serialisable: cycle at $.a.b[1]" });
   });
 
+  it("issue 16: a result nested too deeply to display is an error result, in every display path", async () => {
+    const deep = (depth: number, leaf: unknown, wrap: (inner: unknown) => unknown) => {
+      let value = leaf;
+      for (let i = 0; i < depth; i++) value = wrap(value);
+      return value;
+    };
+    const error = { type: "error-text", value: "result cannot be displayed: it nests too deeply" };
+    for (const depth of [6000, 20_000, 100_000]) {
+      expect(await display(deep(depth, "\u0001", (inner) => [inner]))).toEqual(error);
+      expect(await display(deep(depth, 1, (inner) => ({ k: inner })))).toEqual(error);
+      // BigInt sends the value down the hand-written normaliser.
+      expect(await display(deep(depth, 1n, (inner) => [inner]))).toEqual(error);
+      // A program's return is walked for its attachments first.
+      expect(await display(deep(depth, 1, (inner) => ({ attachments: [], k: inner })), { name: "codemode" })).toEqual(error);
+    }
+    // Within the serialisers' reach a deep value still displays.
+    expect((await display(deep(1000, 1, (inner) => [inner]))).type).not.toBe("error-text");
+  });
+
   it("EX-2 the tool's toModelOutput decides the display first", async () => {
     const out = await display({ stdout: "hi" }, { tool: { toModelOutput: ({ output }: { output: { stdout: string } }) => ({ type: "text", value: `out: ${output.stdout}` }) } as Partial<Tool> });
     expect(out).toEqual({ type: "text", value: "out: hi" });

@@ -7,7 +7,7 @@ import { MockBot } from "@koishijs/plugin-mock";
 import { MockLanguageModelV4 } from "ai/test";
 import { Context, Logger } from "koishi";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkQuickJSLoads } from "../src/codemode/index.js";
+import { checkQuickJSLoads, defaultCodemodeWorkers } from "../src/codemode/index.js";
 import { IshikiConfig, IshikiService } from "../src/koishi/index.js";
 import { deferred, usage } from "../../core/test/agent-support.js";
 import { ProfileSchema } from "../src/koishi/profile-schema.js";
@@ -25,13 +25,14 @@ const claimAll = { "mock:bot": ["*"] };
 describe("plugin configuration (KP-1, KP-2, KP-7)", () => {
   it("KP-2 fills every plugin default and describes each key in zh-CN and en-US", () => {
     const config = IshikiConfig({});
-    expect(config).toMatchObject({ dataPath: "data/ishiki", models: { providers: {}, groups: {} }, profiles: {}, dumpRequests: false, debugStream: false, logLevel: 2 });
-    for (const key of ["dataPath", "models", "profiles", "dumpRequests", "debugStream", "logLevel"]) {
+    expect(config).toMatchObject({ dataPath: "data/ishiki", models: { providers: {}, groups: {} }, profiles: {}, dumpRequests: false, debugStream: false, logLevel: 2, codemodeWorkers: defaultCodemodeWorkers() });
+    for (const key of ["dataPath", "models", "profiles", "dumpRequests", "debugStream", "logLevel", "codemodeWorkers"]) {
       const description = IshikiConfig.dict![key].meta.description as Record<string, string>;
       expect(description["zh-CN"], key).toMatch(/\S/);
       expect(description["en-US"], key).toMatch(/\S/);
     }
     expect(() => IshikiConfig({ logLevel: 4 } as never)).toThrow();
+    expect(() => IshikiConfig({ codemodeWorkers: 0 } as never)).toThrow();
     // The console shows the profile form: the only visible variant of each profile entry is ProfileSchema.
     const entry = IshikiConfig.dict!.profiles.inner!;
     const visible = entry.list!.filter((variant) => !variant.meta.hidden);

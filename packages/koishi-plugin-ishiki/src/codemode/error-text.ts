@@ -14,6 +14,7 @@ export const codemodeErrors = {
   stackOverflow: () => "codemode: stack overflow",
   tooLarge: (what: "tool input" | "tool output" | "result", limit: string, bytes: number, max: number) =>
     `codemode: ${what} exceeds ${limit} (${bytes} > ${max})`,
+  tooDeep: (what: "tool input" | "tool output" | "result", max: number) => `codemode: ${what} nests deeper than ${max} levels`,
   notJson: (path: string) => `codemode: return value is not JSON-serialisable at ${path}`,
   tooManyCalls: (max: number) => `codemode: more than ${max} tool calls`,
   crashed: (reason: string) => `codemode: sandbox crashed (${reason})`,

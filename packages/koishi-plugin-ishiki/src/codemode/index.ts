@@ -1,4 +1,5 @@
 export { createCodemodeSandbox } from "./create-sandbox.js";
+export { configureCodemodeWorkers, defaultCodemodeWorkers } from "./shared-pool.js";
 export type {
   CodemodeCallableTool,
   CodemodeOutcome,

@@ -1,9 +1,9 @@
 import { codemodeErrors, withConsoleOutput } from "./error-text.js";
-import { decodeJson, encodeJson } from "./json-crossing.js";
+import { decodeJson, encodeJson, JsonDepthError } from "./json-crossing.js";
 import type { CodemodeLimits } from "./limits.js";
 import type { CodemodeCallableTool, CodemodeOutcome, CodemodeRunRequest } from "./sandbox.js";
 import type { SandboxWorker } from "./sandbox-worker.js";
-import type { RunEnd, WorkerMessage } from "./worker/protocol.js";
+import { CROSSING_DEPTH, type Crossing, type RunEnd, type WorkerMessage } from "./worker/protocol.js";
 
 /** Grace after the deadline (or an abort) before the worker is terminated and replaced (CT-13). */
 export const BACKSTOP_GRACE_MS = 1000;
@@ -79,9 +79,9 @@ export function runSession(worker: SandboxWorker, options: SessionOptions): Prom
 
     worker.listener = {
       message(message: WorkerMessage) {
-        if (message.type === "call" && message.runId === runId) onCall(message.callId, message.name, message.json);
+        if (message.type === "call" && message.runId === runId) onCall(message.callId, message.name, message);
         else if (message.type === "done" && message.runId === runId) {
-          end(!message.broken);
+          end(!message.broken && !message.retire);
           report(message.end, message.console);
         }
       },
@@ -99,6 +99,8 @@ export function runSession(worker: SandboxWorker, options: SessionOptions): Prom
       toolNames: [...tools.keys()],
       timeoutMs: limits.timeoutMs,
       maxConsoleBytes: limits.maxConsoleBytes,
+      memoryLimitBytes: limits.memoryLimitBytes,
+      maxStackBytes: limits.maxStackBytes,
     });
     // An abort that landed while the program waited for a worker fires no event any more.
     if (request.signal?.aborted) onAbort();
@@ -107,7 +109,9 @@ export function runSession(worker: SandboxWorker, options: SessionOptions): Prom
       if (cause?.kind === "fatal") return fail(cause.error, console);
       switch (outcome.kind) {
         case "returned": {
-          const { value, bytes } = decodeJson(outcome.json);
+          const decoded = decodeGuest(outcome, "result");
+          if (!decoded.ok) return fail(decoded.error, console);
+          const { value, bytes } = decoded;
           if (bytes > limits.maxResultBytes) {
             return fail(codemodeErrors.tooLarge("result", "maxResultBytes", bytes, limits.maxResultBytes), console);
           }
@@ -135,11 +139,20 @@ export function runSession(worker: SandboxWorker, options: SessionOptions): Prom
       }
     }
 
-    function settle(callId: number, result: { ok: true; json: string } | { ok: false; message: string }): void {
+    function settle(callId: number, result: ({ ok: true } & Crossing) | { ok: false; message: string }): void {
       if (!released) worker.send({ type: "settle", runId, callId, ...result });
     }
 
-    function onCall(callId: number, name: string, json: string): void {
+    /** Guest data decoded where a failure is this program's error result, never an exception in the host. */
+    function decodeGuest(crossing: Crossing, what: "tool input" | "result") {
+      try {
+        return { ok: true as const, ...decodeJson(crossing) };
+      } catch (error) {
+        return { ok: false as const, error: crossingError(what, error) };
+      }
+    }
+
+    function onCall(callId: number, name: string, crossing: Crossing): void {
       if (cause) return settle(callId, { ok: false, message: stoppedError() });
       callCount += 1;
       if (callCount > limits.maxToolCalls) return stop({ kind: "fatal", error: codemodeErrors.tooManyCalls(limits.maxToolCalls) });
@@ -149,7 +162,8 @@ export function runSession(worker: SandboxWorker, options: SessionOptions): Prom
         return settle(callId, { ok: false, message });
       }
       if (tool.needsApproval) return settle(callId, { ok: false, message: codemodeErrors.needsApproval(name) });
-      const input = decodeJson(json);
+      const input = decodeGuest(crossing, "tool input");
+      if (!input.ok) return stop({ kind: "fatal", error: input.error });
       if (input.bytes > limits.maxToolInputBytes) {
         const error = codemodeErrors.tooLarge("tool input", "maxToolInputBytes", input.bytes, limits.maxToolInputBytes);
         return stop({ kind: "fatal", error });
@@ -164,13 +178,14 @@ export function runSession(worker: SandboxWorker, options: SessionOptions): Prom
             try {
               encoded = encodeJson(output);
             } catch (error) {
-              return settle(callId, { ok: false, message: codemodeErrors.toolFailed(name, messageOf(error)) });
+              const message = error instanceof JsonDepthError ? `output nests deeper than ${CROSSING_DEPTH} levels` : messageOf(error);
+              return settle(callId, { ok: false, message: codemodeErrors.toolFailed(name, message) });
             }
             if (encoded.bytes > limits.maxToolOutputBytes) {
               const error = codemodeErrors.tooLarge("tool output", "maxToolOutputBytes", encoded.bytes, limits.maxToolOutputBytes);
               return stop({ kind: "fatal", error });
             }
-            settle(callId, { ok: true, json: encoded.text });
+            settle(callId, { ok: true, json: encoded.json, strings: encoded.strings });
           },
           (error: unknown) => {
             if (!signal.aborted) settle(callId, { ok: false, message: codemodeErrors.toolFailed(name, messageOf(error)) });
@@ -178,6 +193,10 @@ export function runSession(worker: SandboxWorker, options: SessionOptions): Prom
         );
     }
   });
+}
+
+function crossingError(what: "tool input" | "result", error: unknown): string {
+  return error instanceof JsonDepthError ? codemodeErrors.tooDeep(what, CROSSING_DEPTH) : codemodeErrors.crashed(`${what} could not be read: ${messageOf(error)}`);
 }
 
 function messageOf(error: unknown): string {

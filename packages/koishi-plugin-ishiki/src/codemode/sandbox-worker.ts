@@ -1,6 +1,5 @@
 import { Worker } from "node:worker_threads";
-import type { CodemodeLimits } from "./limits.js";
-import type { HostMessage, WorkerBoot, WorkerMessage } from "./worker/protocol.js";
+import { SIDE_STRING_UNITS, type HostMessage, type WorkerBoot, type WorkerMessage } from "./worker/protocol.js";
 import type { WorkerScript } from "./worker-source.js";
 
 /** Receives one run's messages; the pool attaches the session of the program the worker is running. */
@@ -9,6 +8,17 @@ export interface WorkerListener {
   /** The thread died (crash, out-of-heap, termination); the worker must not be reused. */
   exited(reason: string): void;
 }
+
+/** Resident growth during one program after which its worker retires (see protocol.ts `retireGrowthBytes`). */
+const RETIRE_GROWTH_BYTES = 64 * 1024 * 1024;
+
+/**
+ * QuickJS's C recursion runs on the thread's native stack as WebAssembly frames, while its own stack check
+ * (`maxStackBytes`) measures the module's shadow stack. With Node's default 4 MB, deep guest values (a
+ * 20,000-level JSON.stringify) overflowed the native stack first, a RangeError that left the module unusable;
+ * with this much room QuickJS's own "stack overflow" comes first. Only the touched part becomes resident.
+ */
+const WORKER_STACK_MB = 128;
 
 /** Host handle of one sandbox worker thread. */
 export class SandboxWorker {
@@ -19,17 +29,21 @@ export class SandboxWorker {
   private alive = true;
   private measured: ((heapUsedBytes: number) => void) | undefined;
 
-  constructor(script: WorkerScript, memoryPages: number, limits: CodemodeLimits) {
+  /** Size of the worker's fixed WebAssembly memory, in 64 KiB pages. */
+  readonly memoryPages: number;
+
+  constructor(script: WorkerScript, memoryPages: number) {
+    this.memoryPages = memoryPages;
     const boot: WorkerBoot = {
       quickjsPath: script.quickjsPath,
       memoryPages,
-      memoryLimitBytes: limits.memoryLimitBytes,
-      maxStackBytes: limits.maxStackBytes,
       prelude: script.prelude,
       pathFinder: script.pathFinder,
       stop: this.stopFlag,
+      sideStringUnits: SIDE_STRING_UNITS,
+      retireGrowthBytes: RETIRE_GROWTH_BYTES,
     };
-    this.thread = new Worker(script.source, { eval: true, workerData: boot });
+    this.thread = new Worker(script.source, { eval: true, workerData: boot, resourceLimits: { stackSizeMb: WORKER_STACK_MB } });
     // Idle workers must not keep the host process alive; a running program is held by its session's timers.
     this.thread.unref();
     this.ready = new Promise((resolve, reject) => {
@@ -37,7 +51,7 @@ export class SandboxWorker {
         if (message.type === "ready") resolve();
         else if (message.type === "failed") this.died(message.reason, reject);
         else if (message.type === "measured") this.measured?.(message.heapUsedBytes);
-        else this.listener?.message(message);
+        else this.deliver(message);
       });
       this.thread.on("error", (error) => this.died(error.message, reject));
       this.thread.on("exit", (code) => this.died(`worker exited with code ${code}`, reject));
@@ -74,6 +88,24 @@ export class SandboxWorker {
   async terminate(): Promise<void> {
     this.alive = false;
     await this.thread.terminate();
+  }
+
+  /**
+   * Hands a run's message to its session. The session decodes guest data in its own try; should anything still
+   * throw, it must not escape into the EventEmitter (an uncaught exception ends Koishi): the worker is ended
+   * and the program fails as a crash.
+   */
+  private deliver(message: WorkerMessage): void {
+    try {
+      this.listener?.message(message);
+    } catch (error) {
+      const reason = `host failed to handle a sandbox message: ${error instanceof Error ? error.message : String(error)}`;
+      const listener = this.listener;
+      this.listener = undefined;
+      this.alive = false;
+      void this.thread.terminate();
+      listener?.exited(reason);
+    }
   }
 
   private died(reason: string, reject: (error: Error) => void): void {

@@ -43,13 +43,16 @@ export interface CodemodeSandboxStats {
   readonly workers: number;
   /** Workers running a program now. */
   readonly busy: number;
-  /** Workers replaced after a crash, an abort or the wall-clock backstop. */
+  /** Workers replaced after a crash, an abort, the wall-clock backstop or a memory-hungry program. */
   readonly replaced: number;
+  /** Most workers the pool runs at once. */
+  readonly size: number;
 }
 
 /**
- * Runs programs in fresh QuickJS runtimes inside pooled worker threads (CT-7). One sandbox serves any number
- * of runtimes; `close()` terminates its workers, after which `run` rejects.
+ * Runs programs in fresh QuickJS runtimes inside pooled worker threads (CT-7). Sandboxes share the process's
+ * pool unless given a private one; `close()` returns the sandbox's lease (the shared pool's threads end with
+ * the last lease, a private pool's at once), after which `run` rejects.
  */
 export interface CodemodeSandbox {
   readonly limits: CodemodeLimits;
@@ -63,6 +66,9 @@ export interface CodemodeSandbox {
 
 export interface CodemodeSandboxOptions {
   readonly limits?: Partial<CodemodeLimits>;
-  /** Most programs running at once; more wait for a free worker. Default 2. */
+  /**
+   * A private pool of this many workers instead of the process's shared one (`configureCodemodeWorkers`).
+   * For tests and benchmarks that count workers; runtimes use the shared pool.
+   */
   readonly poolSize?: number;
 }

@@ -1,11 +1,13 @@
 import { guestPathFinder, guestPrelude } from "./worker/guest-prelude.js";
+import { guestValues } from "./worker/guest-values.js";
 import { workerMain } from "./worker/worker-main.js";
 
 /**
  * The worker is started from source text (`new Worker(text, { eval: true })`) rather than from a file: the
  * published package is one CommonJS bundle (lib/index.cjs) with no separate worker entry, and under vitest the
  * sources are TypeScript that a plain worker could not load. The text is the compiled `workerMain` function,
- * which is self-contained; the only file it loads is quickjs-emscripten, by an absolute path the host resolves
+ * which is self-contained (it receives the equally self-contained `guestValues`); the only file it loads
+ * is quickjs-emscripten, by an absolute path the host resolves
  * from its own location, so the worker never depends on the process's working directory.
  */
 export interface WorkerScript {
@@ -19,7 +21,7 @@ let script: WorkerScript | undefined;
 
 export function workerScript(): WorkerScript {
   script ??= {
-    source: `(${workerMain.toString()})(require);`,
+    source: `(${workerMain.toString()})(require, ${guestValues.toString()});`,
     quickjsPath: hostRequire().resolve("quickjs-emscripten"),
     prelude: `(${guestPrelude.toString()})`,
     pathFinder: `(${guestPathFinder.toString()})`,

@@ -7,7 +7,7 @@ import { cutErrorText } from "./error-text.js";
 import type { ExitContext } from "./exit-context.js";
 import { extractMedia } from "./extract.js";
 import { ResultJsonError } from "./json.js";
-import { displayJson } from "./json-display.js";
+import { displayJson, isStackOverflow } from "./json-display.js";
 import { isRawReadText } from "./media-node.js";
 import { replaceProgramAttachments } from "./program-attachments.js";
 import { budgetText, fitsPage, pageOnSource } from "./text-budget.js";
@@ -77,6 +77,9 @@ export async function exitOutput(context: ExitContext, tool: Tool, call: ExitCal
     return display;
   } catch (error) {
     if (error instanceof ArchiveError || error instanceof ResultJsonError) return { type: "error-text", value: cutErrorText(error.message) };
+    // Media extraction and attachment replacement walk the value too; one nested past their stack is this
+    // call's error, never the turn's (issue 16).
+    if (isStackOverflow(error)) return { type: "error-text", value: "result cannot be displayed: it nests too deeply" };
     throw error;
   }
 }

@@ -1,5 +1,6 @@
 import { Schema } from "koishi";
 import type { GatewayConfig } from "@yesimagent/gateway";
+import { defaultCodemodeWorkers } from "../codemode/index.js";
 import { ProfileSchema } from "./profile-schema.js";
 
 export interface IshikiConfig {
@@ -15,6 +16,8 @@ export interface IshikiConfig {
   debugStream?: boolean;
   /** 0 silent, 1 errors, 2 info and warnings, 3 debug. */
   logLevel?: number;
+  /** Codemode worker threads shared by every runtime and profile of the process (issue 19); default from the cores. */
+  codemodeWorkers?: number;
 }
 
 /** The plugin's form in the Koishi console (spec 08 KP-1, KP-2). */
@@ -31,6 +34,7 @@ export const IshikiConfig = Schema.object({
   dumpRequests: Schema.boolean().default(false),
   debugStream: Schema.boolean().default(false),
   logLevel: Schema.natural().min(0).max(3).default(2),
+  codemodeWorkers: Schema.natural().min(1).max(64).default(defaultCodemodeWorkers()),
 }).i18n({
   "zh-CN": {
     dataPath: "数据目录：profile、运行时事实流与资源存储的位置，相对于 Koishi 的基础目录。",
@@ -39,6 +43,7 @@ export const IshikiConfig = Schema.object({
     dumpRequests: "把每次模型 HTTP 请求与响应写入数据目录（用于排查）。",
     debugStream: "在日志中逐段打印模型输出流（调试用）。",
     logLevel: "日志级别：0 静默，1 仅错误，2 信息与警告，3 调试。",
+    codemodeWorkers: "codemode 工作线程数：进程内所有运行时与 profile 共用，更多程序排队等待。默认取 CPU 核数（至多 4）。",
   },
   "en-US": {
     dataPath: "Data directory for profiles, runtime fact streams and the resource store, relative to Koishi's base directory.",
@@ -47,5 +52,6 @@ export const IshikiConfig = Schema.object({
     dumpRequests: "Write every model HTTP exchange into the data directory (for troubleshooting).",
     debugStream: "Print the model stream to the log as it arrives (debugging).",
     logLevel: "Log level: 0 silent, 1 errors, 2 info and warnings, 3 debug.",
+    codemodeWorkers: "Codemode worker threads, shared by every runtime and profile of the process; further programs wait in a queue. Defaults to the CPU cores (at most 4).",
   },
 });

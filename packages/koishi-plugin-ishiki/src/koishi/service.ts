@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import { Service } from "koishi";
 import type { Context, Logger } from "koishi";
+import { configureCodemodeWorkers } from "../codemode/index.js";
 import type { RuntimeDomain } from "../extension/index.js";
 import { createGateway, readModelsFile, type Gateway, type GatewayConfigSource } from "@yesimagent/gateway";
 import type { Runtime } from "../runtime/index.js";
@@ -53,6 +54,9 @@ export class IshikiService extends Service {
     this.debugStream = settings.debugStream === true;
     // 2 is Koishi's own default; leaving it alone keeps a level set globally (e.g. `logger.levels.base`) working.
     if (settings.logLevel !== undefined && settings.logLevel !== 2) this.logger.level = settings.logLevel;
+    // One pool of codemode workers per process, whatever the number of runtimes (issue 19); the effect's undo
+    // restores the default size when the plugin stops.
+    if (settings.codemodeWorkers !== undefined) ctx.effect(() => configureCodemodeWorkers(settings.codemodeWorkers as number));
     registerBuiltinEngines(ctx);
     listenToSessions(ctx, () => this.activations.values(), this.logger);
   }

@@ -195,7 +195,7 @@ export class ToolSurface {
     this.options.logger.warn(`codemode: "${name}" in codemode.direct or codemode.directOnly matches no tool`);
   }
 
-  /** Terminates the sandbox's workers and gives back the shared search index (runtime stop). */
+  /** Returns the sandbox's lease on the shared codemode pool and gives back the shared search index (runtime stop). */
   async close(): Promise<void> {
     this.search?.close();
     await this.sandbox?.close();

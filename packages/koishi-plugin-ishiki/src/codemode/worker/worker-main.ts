@@ -3,16 +3,18 @@ import type * as NodeVm from "node:vm";
 import type * as NodeWorkerThreads from "node:worker_threads";
 import type * as QuickJS from "quickjs-emscripten";
 import type { HostMessage, RunEnd, RunRequest, WorkerBoot, WorkerMessage } from "./protocol.js";
+import type { GuestValues } from "./guest-values.js";
 
 /**
  * The whole program of a sandbox worker thread. The host starts the worker from this function's source text
  * (`workerMain.toString()`), so the body must reference nothing outside itself: modules come through `load`
- * (the worker's `require`), and only `import type` may appear above.
+ * (the worker's `require`), the value copies (guest-values.ts, also sent as text) through `guestValues`,
+ * and only `import type` may appear above.
  *
  * One program runs at a time, each in a fresh QuickJS runtime and context on the sync release build, with host
  * tool calls bridged through promises (spec 05 CT-7, CT-13, CT-14).
  */
-export function workerMain(load: (id: string) => unknown): void {
+export function workerMain(load: (id: string) => unknown, guestValues: () => GuestValues): void {
   const threads = load("node:worker_threads") as typeof NodeWorkerThreads;
   const v8 = load("node:v8") as typeof NodeV8;
   const vm = load("node:vm") as typeof NodeVm;
@@ -39,6 +41,10 @@ export function workerMain(load: (id: string) => unknown): void {
     consoleBytes: number;
     consoleFull: boolean;
     finished: boolean;
+    /** Set while the return value is encoded: a `toJSON` that calls a tool then makes the call pending, unsent. */
+    returning: boolean;
+    /** Process RSS when the program started, to retire a worker whose program touched much new memory. */
+    rssAtStart: number;
   }
 
   let module: QuickJS.QuickJSWASMModule;
@@ -55,6 +61,9 @@ export function workerMain(load: (id: string) => unknown): void {
   const wasm = (globalThis as unknown as { WebAssembly: { Memory: new (size: { initial: number; maximum: number }) => Memory } })
     .WebAssembly;
   const memory = new wasm.Memory({ initial: boot.memoryPages, maximum: boot.memoryPages });
+  // The memory never grows, so this view stays valid; it is only read, to tell an out-of-memory `null` apart.
+  const words = new Int32Array((memory as unknown as { buffer: ArrayBuffer }).buffer);
+  const values = guestValues();
   quickjs.newQuickJSWASMModule(quickjs.newVariant(quickjs.RELEASE_SYNC, { wasmMemory: memory })).then(
     (loaded) => {
       module = loaded;
@@ -84,20 +93,19 @@ export function workerMain(load: (id: string) => unknown): void {
     const runtime = module.newRuntime();
     const scope = new quickjs.Scope();
     try {
-      runtime.setMemoryLimit(boot.memoryLimitBytes);
-      runtime.setMaxStackSize(boot.maxStackBytes);
       const context = scope.manage(runtime.newContext());
       const prelude = scope.manage(context.unwrapResult(context.evalCode(boot.prelude, "prelude.js")));
       let run: Run | undefined;
       const hostCall = scope.manage(
-        context.newFunction("call", (name, json, input) => (run ? hostCallFrom(run, name, json, input) : undefined)),
+        context.newFunction("call", (name, value, input) => (run ? hostCallFrom(run, name, value, input) : undefined)),
       );
       const hostLog = scope.manage(
         context.newFunction("log", (level, text) => {
-          if (run) log(run, context.getString(level), context.getString(text));
+          if (run && !run.consoleFull) log(run, context.getString(level), values.read(run.context, run.api, text));
         }),
       );
-      const api = scope.manage(context.unwrapResult(context.callFunction(prelude, context.undefined, hostCall, hostLog)));
+      const sideUnits = scope.manage(context.newNumber(boot.sideStringUnits));
+      const api = scope.manage(context.unwrapResult(context.callFunction(prelude, context.undefined, hostCall, hostLog, sideUnits)));
       run = {
         runtime,
         scope,
@@ -110,6 +118,8 @@ export function workerMain(load: (id: string) => unknown): void {
         consoleBytes: 0,
         consoleFull: false,
         finished: false,
+        returning: false,
+        rssAtStart: 0,
       };
       return run;
     } catch (error) {
@@ -119,9 +129,10 @@ export function workerMain(load: (id: string) => unknown): void {
     }
   }
 
-  function hostCallFrom(run: Run, name: QuickJS.QuickJSHandle, json: QuickJS.QuickJSHandle, input: QuickJS.QuickJSHandle) {
+  function hostCallFrom(run: Run, name: QuickJS.QuickJSHandle, value: QuickJS.QuickJSHandle, input: QuickJS.QuickJSHandle) {
     const context = run.context;
-    if (context.typeof(json) !== "string") {
+    const kind = context.typeof(value);
+    if (kind !== "object" && kind !== "string") {
       const path = findPath(run, input);
       const message = `tool input is not JSON-serialisable at ${typeof path === "string" ? path : "$"}`;
       return { error: typeof path === "string" ? context.newError({ name: "TypeError", message }) : path.dup() };
@@ -129,8 +140,10 @@ export function workerMain(load: (id: string) => unknown): void {
     const callId = ++run.nextCallId;
     const deferred = context.newPromise();
     run.calls.set(callId, deferred);
+    // The program has already returned: the call stays pending (and fails the program), and never runs.
+    if (run.returning) return deferred.handle;
     const runId = (run.request as RunRequest).runId;
-    post({ type: "call", runId, callId, name: context.getString(name), json: context.getString(json) });
+    post({ type: "call", runId, callId, name: context.getString(name), ...values.readOutbound(run.context, run.api, value) });
     return deferred.handle;
   }
 
@@ -155,15 +168,18 @@ export function workerMain(load: (id: string) => unknown): void {
       run = prepared ?? prepare();
     } catch (error) {
       const end = crash(error);
-      post({ type: "done", runId: request.runId, end, console: [], broken });
+      post({ type: "done", runId: request.runId, end, console: [], broken, retire: false });
       return;
     }
     prepared = undefined;
     run.request = request;
     run.deadline = Date.now() + request.timeoutMs;
+    run.rssAtStart = process.memoryUsage.rss();
     active = run;
     const { context, scope, api } = run;
     try {
+      run.runtime.setMemoryLimit(request.memoryLimitBytes);
+      run.runtime.setMaxStackSize(request.maxStackBytes);
       const bind = scope.manage(context.getProp(api, "bind"));
       const names = scope.manage(context.newString(JSON.stringify(request.toolNames)));
       const bound = scope.manage(context.unwrapResult(context.callFunction(bind, context.undefined, names)));
@@ -190,10 +206,15 @@ export function workerMain(load: (id: string) => unknown): void {
     if (!deferred) return;
     run.calls.delete(message.callId);
     try {
-      const value = run.context.newString(message.ok ? message.json : message.message);
-      if (message.ok) deferred.resolve(value);
-      else deferred.reject(value);
-      value.dispose();
+      if (message.ok) {
+        const decoded = values.decode(run.context, run.api, message);
+        if (decoded.error) deferred.reject(run.scope.manage(decoded.error));
+        else deferred.resolve(run.scope.manage(decoded.value));
+      } else {
+        const text = values.toGuest(run.context, message.message);
+        deferred.reject(text);
+        text.dispose();
+      }
       deferred.dispose();
       pump(run);
     } catch (error) {
@@ -205,24 +226,32 @@ export function workerMain(load: (id: string) => unknown): void {
   function pump(run: Run): void {
     const context = run.context;
     const jobs = run.runtime.executePendingJobs();
-    const jobError = jobs.error ? run.scope.manage(jobs.error) : undefined;
+    // A job that could not finish (out of memory) ends the run, even when the program's own promise settled
+    // before it. An interrupt inside a promise job is caught by QuickJS as that job's rejection, so a microtask
+    // spin ends without an error: past the deadline, the program timed out whatever its promise holds.
+    if (jobs.error) return finish(run, classify(run, run.scope.manage(jobs.error)));
+    if (timeIsUp(run)) return finish(run, { kind: "interrupted" });
     const state = context.getPromiseState(run.promise as QuickJS.QuickJSHandle);
     if (state.type === "pending") {
-      if (jobError) finish(run, classify(run, jobError));
       // Nothing but a tool result can wake the guest (it has no timers): with none in flight it never settles.
-      else if (run.calls.size === 0) finish(run, { kind: "never-settles" });
+      if (run.calls.size === 0) finish(run, { kind: "never-settles" });
       return;
     }
     if (state.type === "rejected") return finish(run, classify(run, run.scope.manage(state.error)));
     const value = run.scope.manage(state.value);
     if (run.calls.size > 0) return finish(run, { kind: "pending-calls", count: run.calls.size });
+    run.returning = true;
     const encode = run.scope.manage(context.getProp(run.api, "encode"));
     const encoded = context.callFunction(encode, context.undefined, value);
     if (encoded.error) return finish(run, classify(run, run.scope.manage(encoded.error)));
-    const json = run.scope.manage(encoded.value);
-    if (context.typeof(json) === "string") return finish(run, { kind: "returned", json: context.getString(json) });
-    if (context.typeof(value) === "undefined") return finish(run, { kind: "returned", json: "null" });
+    const box = run.scope.manage(encoded.value);
+    // Tool calls a `toJSON` started while the value was encoded were never sent; they count as pending.
+    if (run.calls.size > 0) return finish(run, { kind: "pending-calls", count: run.calls.size });
+    const kind = context.typeof(box);
+    if (kind === "object" || kind === "string") return finish(run, { kind: "returned", ...values.readOutbound(run.context, run.api, box) });
+    if (context.typeof(value) === "undefined") return finish(run, { kind: "returned", json: "null", strings: [] });
     const path = findPath(run, value);
+    if (run.calls.size > 0) return finish(run, { kind: "pending-calls", count: run.calls.size });
     finish(run, typeof path === "string" ? { kind: "not-json", path } : classify(run, path));
   }
 
@@ -237,23 +266,49 @@ export function workerMain(load: (id: string) => unknown): void {
   }
 
   function classify(run: Run, thrown: QuickJS.QuickJSHandle): RunEnd {
-    if (stopRequested() || Date.now() > run.deadline) return { kind: "interrupted" };
-    const context = run.context;
-    const value: unknown = context.dump(thrown);
-    // QuickJS throws null when it cannot even allocate its out-of-memory error.
-    if (value === null || value === undefined) return { kind: "out-of-memory" };
-    const error = value as { name?: unknown; message?: unknown; stack?: unknown };
-    if (typeof value !== "object" || typeof error.name !== "string" || typeof error.message !== "string") {
-      return { kind: "thrown", name: "Error", message: typeof value === "string" ? value : JSON.stringify(value), fromHost: false };
+    if (timeIsUp(run)) return { kind: "interrupted" };
+    const end = describe(run, thrown);
+    // Describing the value ran guest code (getters, toJSON): a deadline that passed meanwhile wins.
+    return timeIsUp(run) ? { kind: "interrupted" } : end;
+  }
+
+  function timeIsUp(run: Run): boolean {
+    return stopRequested() || Date.now() > run.deadline;
+  }
+
+  function describe(run: Run, thrown: QuickJS.QuickJSHandle): RunEnd {
+    const { context, scope } = run;
+    const isNull = context.typeof(thrown) === "object" && context.sameValue(thrown, context.null);
+    // QuickJS throws null when it cannot even allocate its out-of-memory error; a program's own `throw null`
+    // leaves the memory near the limit untouched.
+    if (isNull && memoryTouchedAbove(Math.floor((run.request as RunRequest).memoryLimitBytes * 0.75))) return { kind: "out-of-memory" };
+    const describeFn = scope.manage(context.getProp(run.api, "describe"));
+    const described = context.callFunction(describeFn, context.undefined, thrown);
+    if (described.error) {
+      scope.manage(described.error);
+      return { kind: "thrown", name: "Error", message: "a value that cannot be shown", fromHost: false };
     }
-    if (error.name === "InternalError" && error.message === "out of memory") return { kind: "out-of-memory" };
-    if (error.name === "InternalError" && error.message === "stack overflow") return { kind: "stack-overflow" };
-    const isFromHost = run.scope.manage(context.getProp(run.api, "isFromHost"));
-    const marked = context.callFunction(isFromHost, context.undefined, thrown);
-    const fromHost = !marked.error && context.dump(run.scope.manage(marked.value)) === true;
-    if (marked.error) run.scope.manage(marked.error);
-    const frame = /\(program\.js:(\d+)/.exec(typeof error.stack === "string" ? error.stack : "");
-    return { kind: "thrown", name: error.name, message: error.message, line: frame ? Number(frame[1]) : undefined, fromHost };
+    const parts = scope.manage(described.value);
+    const part = (index: number): string | undefined => {
+      const item = scope.manage(context.getProp(parts, index));
+      return context.typeof(item) === "string" ? values.read(run.context, run.api, item) : undefined;
+    };
+    const name = part(0);
+    const message = part(1) ?? "";
+    if (name === undefined) return { kind: "thrown", name: "Error", message, fromHost: false };
+    if (name === "InternalError" && message === "out of memory") return { kind: "out-of-memory" };
+    if (name === "InternalError" && message === "stack overflow") return { kind: "stack-overflow" };
+    const frame = /\(program\.js:(\d+)/.exec(part(2) ?? "");
+    return { kind: "thrown", name, message, line: frame ? Number(frame[1]) : undefined, fromHost: part(3) === "host" };
+  }
+
+  /**
+   * Whether the module's memory holds data above `offset`. The heap grows upward from low addresses and pages
+   * it never reached are still zero, so one word per 4 KiB page is enough to see a heap that went there.
+   */
+  function memoryTouchedAbove(offset: number): boolean {
+    for (let at = words.length - 1024; at * 4 >= offset; at -= 1024) if (words[at] !== 0 || words[at + 512] !== 0) return true;
+    return false;
   }
 
   function crash(error: unknown): RunEnd {
@@ -267,7 +322,12 @@ export function workerMain(load: (id: string) => unknown): void {
     if (run.finished) return;
     run.finished = true;
     if (active === run) active = undefined;
-    post({ type: "done", runId: (run.request as RunRequest).runId, end, console: run.console, broken });
+    const request = run.request as RunRequest;
+    // Pages the program touched stay resident as long as the module lives: a program that went out of memory
+    // or grew the process noticeably gets a fresh worker after it, so memory returns to the baseline.
+    const grown = process.memoryUsage.rss() - run.rssAtStart;
+    const retire = end.kind === "out-of-memory" || grown > Math.min(boot.retireGrowthBytes, request.memoryLimitBytes / 2);
+    post({ type: "done", runId: request.runId, end, console: run.console, broken, retire });
     try {
       for (const deferred of run.calls.values()) deferred.dispose();
       run.calls.clear();
@@ -277,7 +337,7 @@ export function workerMain(load: (id: string) => unknown): void {
       fail(error);
       return;
     }
-    if (!broken) setImmediate(prepareNext);
+    if (!broken && !retire) setImmediate(prepareNext);
   }
 
   function prepareNext(): void {
