@@ -41,14 +41,15 @@ interface Demo {
   output(): string;
   /** Sends one private message from `alice` through the sandbox and resolves with the bot's first reply. */
   talk(text: string): Promise<{ content: string; channel: string }>;
-  /** The console's `data` pushes seen by the last `talk`, by key. */
+  /** The console's `data` pushes seen so far on the demo's connection, by key. */
   data: Map<string, unknown>;
 }
 
 const running: Array<{ dir: string; child: ChildProcess }> = [];
+const sockets: WebSocket[] = [];
 
 async function bootDemo(extraEnv: Record<string, string>): Promise<Demo> {
-  for (const name of ["core", "workspace"]) {
+  for (const name of ["core", "gateway", "koishi-plugin-ishiki", "workspace"]) {
     if (!existsSync(join(bot, `../../packages/${name}/lib/index.cjs`))) throw new Error(`packages/${name}: lib/index.cjs is missing; run pnpm build first`);
   }
   const dir = await mkdtemp(join(tmpdir(), "ishiki-demo-"));
@@ -71,23 +72,17 @@ async function bootDemo(extraEnv: Record<string, string>): Promise<Demo> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const data = new Map<string, unknown>();
+  const replies: Array<{ content: string; user: string; channel: string }> = [];
+  let connection: WebSocket | undefined;
   return {
     dir,
     data,
     output: () => output,
     async talk(text) {
-      const socket = new WebSocket(`ws://127.0.0.1:${port}/status`);
-      const replies: Array<{ content: string; user: string; channel: string }> = [];
-      socket.on("message", (raw) => {
-        const message = JSON.parse(raw.toString());
-        if (message.type === "data") data.set(message.body.key, message.body.value);
-        if (message.type === "sandbox/message" && message.body.user !== "alice") replies.push(message.body);
-        if (message.type === "sandbox/request") socket.send(JSON.stringify({ type: "sandbox/response", args: [message.body.nonce, null] }));
-      });
-      await new Promise<void>((resolve, reject) => {
-        socket.once("open", () => resolve());
-        socket.once("error", reject);
-      });
+      // One connection for every talk of a demo: the sandbox ties its bot to the connection that first spoke, and a
+      // reply sent before the server has noticed that connection close goes to the closed one and is lost.
+      const socket = (connection ??= await connect(port, data, replies));
+      replies.length = 0;
       const send = (id: string, type: string, args: unknown[]) => socket.send(JSON.stringify({ id, type, args }));
       send("1", "sandbox/set-user", ["sandbox:test", "alice", {}]);
       send("2", "sandbox/send-message", ["sandbox:test", "alice", "@alice", text, null]);
@@ -96,14 +91,33 @@ async function bootDemo(extraEnv: Record<string, string>): Promise<Demo> {
         if (Date.now() - asked > 60_000) throw new Error(`no reply from the demo; output:\n${output}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      socket.close();
       return replies[0];
     },
   };
 }
 
+/** A console connection that records the bot's sandbox replies and the console's `data` pushes. */
+async function connect(port: number, data: Map<string, unknown>, replies: Array<{ content: string; user: string; channel: string }>): Promise<WebSocket> {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/status`);
+  sockets.push(socket);
+  socket.on("message", (raw) => {
+    const message = JSON.parse(raw.toString());
+    if (message.type === "data") data.set(message.body.key, message.body.value);
+    if (message.type === "sandbox/message" && message.body.user !== "alice") replies.push(message.body);
+    if (message.type === "sandbox/request") socket.send(JSON.stringify({ type: "sandbox/response", args: [message.body.nonce, null] }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve());
+    socket.once("error", reject);
+  });
+  // The app is killed at the end with the socket open; its error then is expected.
+  socket.on("error", () => {});
+  return socket;
+}
+
 describe("the demo app (KP-40 .. KP-42)", () => {
   afterAll(async () => {
+    for (const socket of sockets) socket.terminate();
     for (const { dir, child } of running) {
       try {
         if (child.pid) process.kill(-child.pid, "SIGKILL");
