@@ -9,13 +9,13 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-/** Publishable packages in dependency order; `memory` joins once it exists. */
+/** Publishable packages in dependency order. */
 const PACKAGES = ["core", "gateway", "koishi-plugin-ishiki", "workspace", "mcp-client", "onebot-actions", "memory"];
 
 const args = process.argv.slice(2);
 const outIndex = args.indexOf("--out");
 const out = resolve(root, outIndex >= 0 ? args[outIndex + 1] : "dist");
-const dirs = PACKAGES.map((name) => join(root, "packages", name)).filter((dir) => existsSync(join(dir, "package.json")));
+const dirs = PACKAGES.map((name) => join(root, "packages", name));
 
 if (!args.includes("--skip-build")) execFileSync("pnpm", ["run", "build"], { cwd: root, stdio: "inherit" });
 
