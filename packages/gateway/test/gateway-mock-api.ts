@@ -3,7 +3,7 @@
 import { NoSuchModelError } from "@ai-sdk/provider";
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult, ProviderV4 } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
-import type { ApiFactory } from "../src/index.js";
+import type { ApiFactory, Gateway } from "../src/index.js";
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
@@ -67,4 +67,22 @@ export function mockApi(scripts: Record<string, Script> = {}, calls: Call[] = []
       throw new NoSuchModelError({ modelId, modelType: "imageModel" });
     },
   });
+}
+
+/**
+ * Serves every `mock:<id>` reference of `gateway` from `model` (the test kits' scripted model): registers the
+ * `scripted` dialect and reconfigures the gateway to one provider `mock` on it. Other model kinds throw.
+ */
+export function serveScriptedModel(gateway: Gateway, model: LanguageModelV4): void {
+  gateway.defineApi("scripted", (): ProviderV4 => ({
+    specificationVersion: "v4",
+    languageModel: () => model,
+    embeddingModel: () => {
+      throw new Error("no embeddings");
+    },
+    imageModel: () => {
+      throw new Error("no images");
+    },
+  }) as ProviderV4);
+  gateway.reconfigure({ providers: { mock: { api: "scripted" } } });
 }

@@ -9,6 +9,7 @@ import type { ChannelDomain, ExtensionHost, IshikiEvent, IshikiMessageCreated, L
 import * as sqlite from "../src/sqlite/index.js";
 import { MemoryExtension, MemorySettings } from "../src/index.js";
 import { scriptedModel, type ScriptedReply } from "../../core/test/agent-support.js";
+import { serveScriptedModel } from "../../gateway/test/gateway-mock-api.js";
 import { stopApp } from "../../koishi-plugin-ishiki/test/stop-app.js";
 
 export type Reply = Exclude<ScriptedReply, Function>;
@@ -55,17 +56,7 @@ export async function startKernel(profiles: Record<string, unknown>, options: St
   app.plugin(IshikiService, { dataPath: dir, profiles, models: { providers: {}, groups: {} } });
   app.plugin(MemoryExtension, { logLevel: 2, adminAuthority: 4, ...options.memory } as MemoryExtension.Config);
   await app.start();
-  app.ishiki.gateway.defineApi("scripted", () => ({
-    specificationVersion: "v4",
-    languageModel: () => model,
-    embeddingModel: () => {
-      throw new Error("no embeddings");
-    },
-    imageModel: () => {
-      throw new Error("no images");
-    },
-  }) as never);
-  app.ishiki.gateway.reconfigure({ providers: { mock: { api: "scripted" } } });
+  serveScriptedModel(app.ishiki.gateway, model);
   options.prepare?.(app);
   let stopped = false;
   const stop = async () => {

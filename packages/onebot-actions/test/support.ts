@@ -14,6 +14,7 @@ import type { ChannelDomain, ExtensionHost, Runtime, ExtensionInstance, RuntimeD
 import WebSocket from "ws";
 import { OneBotActionsExtension, OneBotActionsSettings } from "../src/index.js";
 import { scriptedModel, type ScriptedReply } from "../../core/test/agent-support.js";
+import { serveScriptedModel } from "../../gateway/test/gateway-mock-api.js";
 
 export const SELF = "123";
 export const GROUP = "456";
@@ -108,17 +109,7 @@ export async function startKernel(profiles: Record<string, unknown>, replies: Sc
   app.plugin(IshikiService, { dataPath: dir, profiles, models: { providers: {}, groups: {} } });
   app.plugin(OneBotActionsExtension, { logLevel: 2 });
   await app.start();
-  app.ishiki.gateway.defineApi("scripted", () => ({
-    specificationVersion: "v4",
-    languageModel: () => model,
-    embeddingModel: () => {
-      throw new Error("no embeddings");
-    },
-    imageModel: () => {
-      throw new Error("no images");
-    },
-  }) as never);
-  app.ishiki.gateway.reconfigure({ providers: { mock: { api: "scripted" } } });
+  serveScriptedModel(app.ishiki.gateway, model);
   const peer = await connectPeer(port);
   await until(() => app.bots.some((bot) => bot.platform === "onebot" && bot.selfId === SELF && bot.status === 1), 3_000, `bot online; bots ${JSON.stringify(app.bots.map((bot) => [bot.platform, bot.selfId, bot.status]))} calls ${JSON.stringify(peer.calls)}`);
   return {

@@ -8,6 +8,7 @@ import IshikiService from "koishi-plugin-ishiki";
 import type { ChannelDomain, ExtensionHost, ExtensionInstance, ToolSet } from "koishi-plugin-ishiki";
 import { WorkspaceExtension, WorkspaceSettings } from "../src/index.js";
 import { scriptedModel, type ScriptedReply } from "../../core/test/agent-support.js";
+import { serveScriptedModel } from "../../gateway/test/gateway-mock-api.js";
 
 export const channel: ChannelDomain = { mode: "channel", platform: "mock", selfId: "bot", channelId: "c1", isDirect: false };
 
@@ -33,17 +34,7 @@ export async function startKernel(profiles: Record<string, unknown>, replies: Sc
   app.plugin(IshikiService, { dataPath: dir, profiles, models: { providers: {}, groups: {} } });
   app.plugin(WorkspaceExtension, { logLevel: 2 });
   await app.start();
-  app.ishiki.gateway.defineApi("scripted", () => ({
-    specificationVersion: "v4",
-    languageModel: () => model,
-    embeddingModel: () => {
-      throw new Error("no embeddings");
-    },
-    imageModel: () => {
-      throw new Error("no images");
-    },
-  }) as never);
-  app.ishiki.gateway.reconfigure({ providers: { mock: { api: "scripted" } } });
+  serveScriptedModel(app.ishiki.gateway, model);
   return {
     app,
     dir,
