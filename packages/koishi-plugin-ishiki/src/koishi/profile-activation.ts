@@ -39,6 +39,7 @@ const ENGINE_BASES = { context: ContextEngine, wakeup: WakeupEngine, toolcall: T
  */
 export class ProfileActivation {
   private current: ActivationStatus = "waiting";
+  private failure: string | undefined;
   private registry: RuntimeRegistry | undefined;
   private readonly reported = new Set<string>();
   private readonly idle = new IdleTracker();
@@ -63,6 +64,21 @@ export class ProfileActivation {
 
   public get status(): ActivationStatus {
     return this.current;
+  }
+
+  /** Why activation failed, while the status is `failed`. */
+  public get failureReason(): string | undefined {
+    return this.current === "failed" ? this.failure : undefined;
+  }
+
+  /** The required services not present now (what a waiting profile waits for). */
+  public missingServices(): string[] {
+    return this.services.filter((name) => this.ctx.get(name) === undefined);
+  }
+
+  /** The runtime `id` if it was created or is being created, without touching its idle time (the console). */
+  public peekRuntime(id: string): Runtime | "starting" | undefined {
+    return this.registry?.peek(id);
   }
 
   /**
@@ -162,6 +178,7 @@ export class ProfileActivation {
 
   private fail(error: unknown): void {
     this.current = "failed";
+    this.failure = error instanceof Error ? error.message : String(error);
     this.logger.error(`[${this.profile.id}] activation failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 

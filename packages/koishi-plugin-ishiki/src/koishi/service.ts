@@ -8,6 +8,7 @@ import type { Runtime } from "../runtime/index.js";
 import type { OutboundPort } from "../tools/index.js";
 import { registerBuiltinEngines } from "./builtin-engines.js";
 import { IshikiConfig } from "./config.js";
+import { attachConsole } from "./console/index.js";
 import { listenToSessions } from "./ingestion.js";
 import { loadProfiles } from "./profile-loading.js";
 import { createKoishiOutboundPort } from "./koishi-outbound.js";
@@ -59,11 +60,18 @@ export class IshikiService extends Service {
     if (settings.codemodeWorkers !== undefined) ctx.effect(() => configureCodemodeWorkers(settings.codemodeWorkers as number));
     registerBuiltinEngines(ctx);
     listenToSessions(ctx, () => this.activations.values(), this.logger);
+    // The Ishiki console page, while the console is loaded (an optional service; issue 21).
+    attachConsole(ctx, this);
   }
 
   /** A profile's activation, when the profile was loaded. */
   profile(id: string): ProfileActivation | undefined {
     return this.activations.get(id);
+  }
+
+  /** Every loaded profile's activation, in load order. */
+  profiles(): ProfileActivation[] {
+    return [...this.activations.values()];
   }
 
   /** The runtime of `domain` in profile `profileId`, created on first use; rejects unless the profile is active. */

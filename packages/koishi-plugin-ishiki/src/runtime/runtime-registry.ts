@@ -14,6 +14,8 @@ const FAILURE_LOG_INTERVAL_MS = 60_000;
  */
 export class RuntimeRegistry {
   private readonly runtimes = new Map<string, Promise<Runtime>>();
+  /** The settled ones among `runtimes`, for lookups that must not wait (the console). */
+  private readonly ready = new Map<string, Runtime>();
   private readonly lastFailure = new Map<string, number>();
   private stopping: Promise<void> | undefined;
 
@@ -32,7 +34,10 @@ export class RuntimeRegistry {
       runtime = this.create(domain);
       this.runtimes.set(id, runtime);
       runtime.then(
-        () => this.logger.info(`[${id}] runtime created`),
+        (value) => {
+          if (this.runtimes.get(id) === runtime) this.ready.set(id, value);
+          this.logger.info(`[${id}] runtime created`);
+        },
         (error: unknown) => {
           if (this.runtimes.get(id) === runtime) this.runtimes.delete(id);
           this.reportFailure(id, error);
@@ -40,6 +45,12 @@ export class RuntimeRegistry {
       );
     }
     return runtime;
+  }
+
+  /** The runtime `id` without creating or awaiting it: `starting` while its creation is in flight. */
+  public peek(id: string): Runtime | "starting" | undefined {
+    if (!this.runtimes.has(id)) return undefined;
+    return this.ready.get(id) ?? "starting";
   }
 
   /** Runtimes created or being created, by id. */
@@ -52,6 +63,7 @@ export class RuntimeRegistry {
     const runtime = this.runtimes.get(id);
     if (runtime === undefined) return;
     this.runtimes.delete(id);
+    this.ready.delete(id);
     await runtime.then((value) => value.stop(), () => undefined);
   }
 
@@ -60,6 +72,7 @@ export class RuntimeRegistry {
     this.stopping ??= (async () => {
       const pending = [...this.runtimes.values()];
       this.runtimes.clear();
+      this.ready.clear();
       await Promise.all(pending.map((runtime) => runtime.then((value) => value.stop(), () => undefined)));
     })();
     return this.stopping;
