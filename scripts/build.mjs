@@ -38,6 +38,9 @@ for (const entry of entries) await build({
   platform: "node",
   format: "cjs",
   target: "node20",
+  // `import()` becomes `require()`: a plugin's optional dependency loaded on demand (the console) must be the very
+  // CommonJS module the Koishi loader required, not its ESM twin with classes of another identity.
+  supported: { "dynamic-import": false },
   sourcemap: true,
   logLevel: "warning",
 });

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Context } from "koishi";
 import type {} from "@koishijs/plugin-console";
@@ -49,7 +49,7 @@ export function attachConsole(ctx: Context, kernel: ConsoleKernel): void {
     const overview = new OverviewBuilder(reader);
     const build = () => overview.build(kernel.profiles());
 
-    const root = packageRoot();
+    const root = packageRoot(ctx.baseDir);
     ctx.console.addEntry({ dev: join(root, "client/index.ts"), prod: join(root, "dist") });
 
     ctx.plugin(class IshikiConsoleData extends DataService<ConsoleOverview> {
@@ -110,10 +110,18 @@ export function attachConsole(ctx: Context, kernel: ConsoleKernel): void {
 
 /**
  * The package folder (with `dist/`, the built page, and `client/`): found upwards from this module, which is
- * `lib/index.cjs` when published and `src/koishi/console/index.ts` when run from source.
+ * `lib/index.cjs` when published and `src/koishi/console/index.ts` when run from source. The console serves
+ * plugin files only from paths through a `node_modules` folder, and Node hands modules their real path: a
+ * package linked into the app (a workspace, `npm link`) is named by the app's link to it when there is one.
  */
-function packageRoot(): string {
+function packageRoot(baseDir: string): string {
   let dir = __dirname;
   while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  const linked = join(baseDir, "node_modules", "koishi-plugin-ishiki");
+  try {
+    if (realpathSync(linked) === realpathSync(dir)) return linked;
+  } catch {
+    // No link in the app: the package is installed where it was found.
+  }
   return resolve(dir);
 }
