@@ -1,0 +1,161 @@
+// The browser tests' harness (issue 21): a demo-like Koishi app started with `koishi start` in a temp copy of
+// examples/bot (console, sandbox, ishiki), a scripted OpenAI-compatible model on 127.0.0.1, and headless Debian
+// Chromium driven by puppeteer-core. Screenshots go to artifacts/console/ at the repo root (a CI artifact folder).
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
+import type { ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { sse, type Received } from "../../gateway/test/gateway-servers.js";
+import { freePort } from "./console-support.js";
+
+export const BOT = fileURLToPath(new URL("../../../examples/bot", import.meta.url));
+export const ARTIFACTS = fileURLToPath(new URL("../../../artifacts/console", import.meta.url));
+const CHROMIUM = "/usr/bin/chromium";
+
+export interface ConsoleApp {
+  dir: string;
+  port: number;
+  url: string;
+  output(): string;
+  /** Starts the app (again, after `stop`) and resolves once `ready` appeared in its output since the start. */
+  start(ready?: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A copy of the demo app in a temp folder (koishi.yml from the pristine file), not yet started. `env` reaches the
+ * app's process; ISHIKI_BASE_URL, ISHIKI_MODEL and ISHIKI_API_KEY of the test's own environment do not.
+ */
+export async function consoleApp(env: Record<string, string> = {}): Promise<ConsoleApp> {
+  for (const name of ["core", "gateway", "koishi-plugin-ishiki", "workspace"]) {
+    if (!existsSync(join(BOT, `../../packages/${name}/lib/index.cjs`))) throw new Error(`packages/${name}: lib/index.cjs is missing; run pnpm run build first`);
+  }
+  if (!existsSync(join(BOT, "../../packages/koishi-plugin-ishiki/dist/index.js"))) throw new Error("the console page is not built (packages/koishi-plugin-ishiki/dist); run pnpm run build first");
+  const dir = await mkdtemp(join(tmpdir(), "ishiki-console-app-"));
+  await symlink(join(BOT, "node_modules"), join(dir, "node_modules"), "dir");
+  const { prepareApp } = (await import(join(BOT, "prepare.mjs"))) as { prepareApp(options: { dir: string; port: number }): Promise<void> };
+  const port = await freePort();
+  await prepareApp({ dir, port });
+  const base: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", FORCE_COLOR: "0" };
+  for (const name of ["ISHIKI_BASE_URL", "ISHIKI_MODEL", "ISHIKI_API_KEY"]) delete base[name];
+  let child: ChildProcess | undefined;
+  let output = "";
+  const app: ConsoleApp = {
+    dir,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    async start(ready = "[demo] profile active") {
+      const from = output.length;
+      // Detached: `koishi start` forks a worker, and only the process group's end frees the port.
+      child = spawn(process.execPath, [join(dir, "node_modules/koishi/bin.js"), "start"], { cwd: dir, detached: true, env: { ...base, ...env } });
+      child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+      child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+      const started = Date.now();
+      while (!output.slice(from).includes(ready) || !output.slice(from).includes("webui is available")) {
+        if (Date.now() - started > 30_000) throw new Error(`the app did not start; output:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async stop() {
+      const running = child;
+      child = undefined;
+      if (running?.pid === undefined || running.exitCode !== null) return;
+      const exited = new Promise((resolve) => running.once("exit", resolve));
+      try {
+        process.kill(-running.pid, "SIGKILL");
+      } catch {}
+      await exited;
+      // The worker may outlive the CLI by a moment: wait until the port is free again.
+      const started = Date.now();
+      while (!(await portFree(port))) {
+        if (Date.now() - started > 10_000) throw new Error(`port ${port} still taken after the app stopped`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
+  return app;
+}
+
+async function portFree(port: number): Promise<boolean> {
+  const { createServer } = await import("node:net");
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+/** Headless Chromium from Debian (`.ci/run` installs it with apt when missing). */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium and fonts-noto-cjk (apt-get install -y chromium fonts-noto-cjk; .ci/run does it)`);
+  return puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // --no-sandbox: CI runs as root. The rest keeps Chromium off every host but 127.0.0.1.
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--lang=zh-CN"],
+  });
+}
+
+/** A page with a desktop viewport; browser errors are collected for the failure message. */
+export async function openPage(browser: Browser, errors: string[]): Promise<Page> {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1400, height: 900 });
+  page.on("pageerror", (error) => errors.push(String(error)));
+  return page;
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: path as `${string}.png` });
+  return path;
+}
+
+/** Adds a sandbox user (the sandbox page's 添加用户) and sends `text` in its private chat; resolves with the reply. */
+export async function talkInSandbox(page: Page, url: string, text: string, expected: string): Promise<void> {
+  await page.goto(`${url}/sandbox`, { waitUntil: "networkidle0" });
+  if ((await page.$(".page-sandbox .textarea input")) === null) await (await page.waitForSelector("::-p-text(添加用户)"))!.click();
+  const input = await page.waitForSelector(".page-sandbox .textarea input");
+  await input!.type(text);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((wanted) => document.querySelector(".page-sandbox")?.textContent?.includes(wanted), { timeout: 60_000 }, expected);
+}
+
+/**
+ * An OpenAI-compatible chat completion stream that plays one turn of the demo journey: `search`, then a codemode
+ * program, then `send_message` with `reply` of the program's result; the step is chosen by the tool results after
+ * the latest user message, so each conversation turn starts over.
+ */
+export function journeyModel(program: string, reply: (result: string) => string) {
+  return (request: Received, response: ServerResponse): void => {
+    const chunk = (delta: unknown, finish: string | null = null) => ({ id: "c", object: "chat.completion.chunk", created: 1, model: request.body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    const messages = request.body.messages as Array<{ role: string; content: unknown; tool_calls?: Array<{ id: string; function: { name: string } }>; tool_call_id?: string }>;
+    const names = new Map<string, string>();
+    let results: Array<{ name: string; content: string }> = [];
+    for (const message of messages) {
+      for (const call of message.tool_calls ?? []) names.set(call.id, call.function.name);
+      const text = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
+      if (message.role === "user" && !text.startsWith("Code mode capability update")) results = [];
+      if (message.role === "tool") results.push({ name: names.get(message.tool_call_id!) ?? "?", content: text });
+    }
+    const done = results.find((result) => result.name === "codemode");
+    const next = !results.some((result) => result.name === "search")
+      ? { name: "search", input: { query: "write_file" } }
+      : !done
+        ? { name: "codemode", input: { js: program } }
+        : { name: "send_message", input: { messages: [reply(done.content)] } };
+    const call = { index: 0, id: `call_${messages.length}`, type: "function", function: { name: next.name, arguments: JSON.stringify(next.input) } };
+    const usage = { prompt_tokens: 100 + messages.length, completion_tokens: 20, total_tokens: 120 + messages.length };
+    sse(response, [{ data: chunk({ role: "assistant", content: "" }) }, { data: chunk({ tool_calls: [call] }) }, { data: { ...chunk({}, "tool_calls"), usage } }, { data: "[DONE]" }]);
+  };
+}
+
+export async function removeApp(app: ConsoleApp): Promise<void> {
+  await app.stop();
+  await rm(app.dir, { recursive: true, force: true });
+}
