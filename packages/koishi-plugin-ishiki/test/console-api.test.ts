@@ -1,7 +1,8 @@
 // Issue 21: the Ishiki page's data API is for admins. Checked through the console's own listener authority with
 // the real @koishijs/plugin-auth (the plugin that enforces it): a logged-in user of authority 1 is refused every
 // ishiki listener and gets no `ishiki` data; the admin gets the overview and the timeline of the runtime the
-// mock bot's chat created. And nothing here writes: the stream is byte-identical after the admin read it.
+// mock bot's chat created, the states of the profiles that wait and fail, and a long message folded and paged in.
+// And nothing here writes: the stream is byte-identical after the admin read it.
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,6 +20,7 @@ import { IshikiService } from "../src/koishi/index.js";
 import { runtimesStopped } from "../src/runtime/index.js";
 import { until } from "./koishi-app.js";
 import type { ConsoleOverview, TimelinePage } from "../src/koishi/console/index.js";
+import { FOLD_CHARS } from "../src/koishi/console/timeline.js";
 import { connectConsole, freePort, type ConsoleConnection } from "./console-support.js";
 import { stopApp } from "./stop-app.js";
 
@@ -37,7 +39,7 @@ async function login(port: number, name: string, password: string): Promise<Cons
 }
 
 describe("the Ishiki console API (issue 21)", () => {
-  it("refuses a user below admin authority and serves the admin, without writing to the stream", async () => {
+  it("refuses a user below admin authority; serves the admin the profiles' states, the runtime's timeline, folded and paged, without writing to the stream", async () => {
     const dir = await mkdtemp(join(tmpdir(), "ishiki-console-"));
     const port = await freePort();
     const app = new Context();
@@ -54,7 +56,12 @@ describe("the Ishiki console API (issue 21)", () => {
     app.plugin(MockBot, { selfId: "bot" });
     app.plugin(IshikiService, {
       dataPath: dir,
-      profiles: { main: { model: "mock:m", channels: { "mock:bot": ["*"] }, wakeup: { engine: "standard", standard: { keywords: ["hi"] } } } },
+      profiles: {
+        main: { model: "mock:m", channels: { "mock:bot": ["*"] }, wakeup: { engine: "standard", standard: { keywords: ["hi"] } } },
+        // Waits for an extension no plugin provides; fails because its model takes no images.
+        waits: { model: "mock:m", channels: { "mock:other": ["*"] }, extends: { nosuch: {} } },
+        fails: { model: "mock:m", channels: { "mock:third": ["*"] }, resources: { imageInput: true } },
+      },
       models: { providers: {}, groups: {} },
     });
     const model = scriptedModel([{ calls: [{ id: "c1", name: "send_message", input: { messages: ["hello back"] } }] }, { calls: [{ id: "f", name: "finish" }] }]);
@@ -68,7 +75,8 @@ describe("the Ishiki console API (issue 21)", () => {
     const sent: string[] = [];
     app.ishiki.outbound = { send: async (_address, content) => (sent.push(content), [`id-${sent.length}`]) };
     const bot = app.bots["mock:bot"] as unknown as MockBot;
-    await bot.client("alice", "room").receive("hi there");
+    const long = `hi ${"0123456789".repeat(500)}`;
+    await bot.client("alice", "room").receive(long);
     await until(() => sent.length > 0);
     const runtime = app.ishiki.profile("main")!.runtimeIds()[0];
     await (await app.ishiki.runtime("main", { mode: "channel", platform: "mock", selfId: "bot", channelId: "room" })).agent.wait();
@@ -86,13 +94,26 @@ describe("the Ishiki console API (issue 21)", () => {
 
     const admin = await login(port, "admin", "admin-pw");
     const overview = await admin.call<ConsoleOverview>("ishiki/overview");
-    expect(overview.profiles).toEqual([expect.objectContaining({ id: "main", state: "active", missing: [], runtimes: [expect.objectContaining({ id: "main/mock:bot/room", state: "idle", lastTurn: expect.objectContaining({ outcome: "done" }) })] })]);
-    expect(admin.data.get("ishiki")).toEqual(expect.objectContaining({ profiles: [expect.objectContaining({ id: "main" })] }));
+    // In load order (by id).
+    expect(overview.profiles).toEqual([
+      expect.objectContaining({ id: "fails", state: "failed", failure: expect.stringContaining("image") }),
+      expect.objectContaining({ id: "main", state: "active", missing: [], runtimes: [expect.objectContaining({ id: "main/mock:bot/room", state: "idle", lastTurn: expect.objectContaining({ outcome: "done" }) })] }),
+      expect.objectContaining({ id: "waits", state: "waiting", missing: ["ishiki.ext.nosuch"], runtimes: [] }),
+    ]);
+    expect(admin.data.get("ishiki")).toEqual(expect.objectContaining({ profiles: overview.profiles.map(({ id }) => expect.objectContaining({ id })) }));
     const page = await admin.call<TimelinePage>("ishiki/timeline", runtime, {});
     const said = page.rows.find((row) => row.kind === "message.out")!;
     expect(said.sections[0].text).toBe("hello back");
     expect(page.rows.find((row) => row.kind === "tool.result" && row.callId === said.callId)).toBeDefined();
-    expect(page.rows.some((row) => row.kind === "message.in" && row.sections[0].text === "hi there")).toBe(true);
+    // The long message arrives folded and is paged in by `ishiki/section`.
+    const asked = page.rows.find((row) => row.kind === "message.in")!;
+    expect(asked.sections[0]).toEqual({ label: "content", text: long.slice(0, FOLD_CHARS), length: long.length });
+    const rest = await admin.call<{ text: string; length: number }>("ishiki/section", runtime, asked.seq, 0, 0, FOLD_CHARS);
+    expect(asked.sections[0].text + rest.text).toBe(long);
+    const older = await admin.call<TimelinePage>("ishiki/timeline", runtime, { before: asked.seq + 1, limit: 1 });
+    expect(older.rows.map((row) => row.seq)).toEqual([asked.seq]);
+    const after = await admin.call<TimelinePage>("ishiki/timeline", runtime, { after: page.total });
+    expect(after.rows).toEqual([]);
     await expect(admin.call("ishiki/timeline", "main/../../etc", {})).rejects.toThrow("no runtime main/../../etc");
     expect(await readFile(stream)).toEqual(before);
   });
