@@ -39,7 +39,9 @@ for (const dir of dirs) {
   const path = join(out, tarball);
   const files = execFileSync("tar", ["-tzf", path], { encoding: "utf8" }).split("\n");
   const manifest = JSON.parse(execFileSync("tar", ["-xzOf", path, "package/package.json"], { encoding: "utf8" }));
-  for (const file of ["package/README.md", "package/lib/index.cjs", "package/lib/index.d.ts"]) {
+  // A package with a console page (client/) ships it built: the console serves dist/, never builds it.
+  const page = existsSync(join(dir, "client/index.ts")) ? ["package/dist/index.js", "package/dist/style.css"] : [];
+  for (const file of ["package/README.md", "package/lib/index.cjs", "package/lib/index.d.ts", ...page]) {
     if (!files.includes(file)) problems.push(`${tarball}: ${file.slice("package/".length)} is missing`);
   }
   if (JSON.stringify(manifest).includes('"workspace:')) problems.push(`${tarball}: a workspace: range was left in package.json`);

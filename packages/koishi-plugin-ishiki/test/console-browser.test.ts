@@ -58,6 +58,11 @@ describe("the Koishi console in a browser (issue 21)", () => {
     await page.setViewport({ width: 1400, height: 2000 });
     await screenshot(page, "ishiki-page");
     await page.setViewport({ width: 1400, height: 900 });
+    // search's long output is folded; "show more" pages the rest in.
+    const folded = await page.$eval(".ishiki-row[data-kind=tool] .ishiki-section:last-child", (section) => section.textContent ?? "");
+    expect(folded).toMatch(/1200 of \d+ characters/);
+    await page.click(".ishiki-row[data-kind=tool] .ishiki-section:last-child button");
+    await page.waitForFunction(() => !/\d+ of \d+ characters/.test(document.querySelector(".ishiki-row[data-kind=tool] .ishiki-section:last-child .ishiki-section-label")?.textContent ?? ""));
 
     // A second message while the page is open: its turn appears without a reload (the page follows the stream).
     const talk = await openPage(browser, errors);
