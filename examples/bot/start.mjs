@@ -1,4 +1,5 @@
-// Starts the demo app: builds the plugins when their lib/ is missing or older than their sources, writes
+// Starts the demo app: builds the plugins when their lib/ (or the console page's dist/) is missing or older than
+// their sources, writes
 // koishi.yml from the pristine copy, and runs `koishi start` in this directory until Ctrl-C.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -22,9 +23,16 @@ function newest(dir) {
 for (const name of ["core", "gateway", "koishi-plugin-ishiki", "workspace"]) {
   const pkg = join(repo, "packages", name);
   const lib = join(pkg, "lib/index.cjs");
-  if (existsSync(lib) && statSync(lib).mtimeMs >= newest(join(pkg, "src"))) continue;
-  console.log(`start: building packages/${name}`);
-  const build = spawnSync(process.execPath, [join(repo, "scripts/build.mjs")], { cwd: pkg, stdio: "inherit" });
+  if (!(existsSync(lib) && statSync(lib).mtimeMs >= newest(join(pkg, "src")))) {
+    console.log(`start: building packages/${name}`);
+    const build = spawnSync(process.execPath, [join(repo, "scripts/build.mjs")], { cwd: pkg, stdio: "inherit" });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+  // The Ishiki console page (client/ → dist/), which the console serves prebuilt.
+  const page = join(pkg, "dist/index.js");
+  if (!existsSync(join(pkg, "client")) || (existsSync(page) && statSync(page).mtimeMs >= newest(join(pkg, "client")))) continue;
+  console.log(`start: building the console page of packages/${name}`);
+  const build = spawnSync(process.execPath, [join(repo, "scripts/build-console.mjs")], { cwd: pkg, stdio: "inherit" });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
