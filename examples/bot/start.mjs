@@ -1,6 +1,5 @@
 // Starts the demo app: builds the plugins when their lib/ (or the console page's dist/) is missing or older than
-// their sources, writes
-// koishi.yml from the pristine copy, and runs `koishi start` in this directory until Ctrl-C.
+// their sources, writes koishi.yml from the pristine copy, and runs `koishi start` in this directory until Ctrl-C.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
