@@ -40,10 +40,17 @@ describe("the Koishi console in a browser (issue 21)", () => {
     await page.hover('.layout-activity a[href="/ishiki"]');
     await page.waitForFunction(() => [...document.querySelectorAll(".el-popper")].some((tip) => tip.textContent?.trim() === "Ishiki"));
     await page.waitForSelector(".ishiki-row[data-kind=codemode]");
-    const profile = await page.$eval("[data-profile=demo]", (element) => element.textContent ?? "");
-    expect(profile).toContain("active");
-    expect(profile).toMatch(/last turn done/);
-    expect(profile).toMatch(/[1-9]\d* tokens today/);
+    // The console speaks Chinese by default: states are checked by their data attributes, the text by its words.
+    const profile = await page.$eval("[data-profile=demo]", (element) => ({
+      state: element.querySelector(".ishiki-profile-head [data-state]")?.getAttribute("data-state"),
+      runtime: element.querySelector(".ishiki-runtime [data-state]")?.getAttribute("data-state"),
+      outcome: element.querySelector("[data-outcome]")?.getAttribute("data-outcome"),
+      tokens: Number(element.querySelector("[data-tokens]")?.getAttribute("data-tokens")),
+      text: element.textContent ?? "",
+    }));
+    expect(profile).toEqual(expect.objectContaining({ state: "active", runtime: "idle", outcome: "done" }));
+    expect(profile.tokens).toBeGreaterThan(0);
+    expect(profile.text).toContain(`今日 ${profile.tokens} token`);
     const rows = await page.$$eval(".ishiki-row", (elements) => elements.map((element) => ({ kind: element.getAttribute("data-kind"), turn: element.getAttribute("data-turn"), text: element.textContent ?? "" })));
     const asked = rows.find((row) => row.kind === "message.in" && row.text.includes("please plan my notes"))!;
     expect(asked).toBeDefined();
@@ -60,9 +67,9 @@ describe("the Koishi console in a browser (issue 21)", () => {
     await page.setViewport({ width: 1400, height: 900 });
     // search's long output is folded; "show more" pages the rest in.
     const folded = await page.$eval(".ishiki-row[data-kind=tool] .ishiki-section:last-child", (section) => section.textContent ?? "");
-    expect(folded).toMatch(/1200 of \d+ characters/);
+    expect(folded).toMatch(/1200 \/ \d+ 字符/);
     await page.click(".ishiki-row[data-kind=tool] .ishiki-section:last-child button");
-    await page.waitForFunction(() => !/\d+ of \d+ characters/.test(document.querySelector(".ishiki-row[data-kind=tool] .ishiki-section:last-child .ishiki-section-label")?.textContent ?? ""));
+    await page.waitForFunction(() => document.querySelector(".ishiki-row[data-kind=tool] .ishiki-section:last-child .ishiki-folded") === null);
 
     // A second message while the page is open: its turn appears without a reload (the page follows the stream).
     const talk = await openPage(browser, errors);
