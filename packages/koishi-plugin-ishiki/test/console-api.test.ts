@@ -24,6 +24,8 @@ import { FOLD_CHARS } from "../src/koishi/console/timeline.js";
 import { connectConsole, freePort, type ConsoleConnection } from "./console-support.js";
 import { stopApp } from "./stop-app.js";
 
+type AnyPlugin = (ctx: Context, config: any) => void;
+
 const connections: ConsoleConnection[] = [];
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -48,11 +50,12 @@ describe("the Ishiki console API (issue 21)", () => {
       await runtimesStopped();
       await rm(dir, { recursive: true, force: true });
     });
-    // Both are CommonJS with `exports.default`: Node ESM sees the module object as the default import.
-    app.plugin((DatabaseMemory as unknown as { default: typeof DatabaseMemory }).default);
+    // Both are CommonJS with `exports.default`: Node ESM sees the module object as the default import. The console's
+    // types come in more than one copy here (its optional peers differ by package), hence the plain plugin casts.
+    app.plugin((DatabaseMemory as unknown as { default: AnyPlugin }).default);
     app.plugin(Server, { host: "127.0.0.1", port });
-    app.plugin(Console, { devMode: false });
-    app.plugin((AuthModule as unknown as { default: typeof AuthModule }).default, { admin: { enabled: true, username: "admin", password: "admin-pw" } });
+    app.plugin(Console as unknown as AnyPlugin, { devMode: false });
+    app.plugin((AuthModule as unknown as { default: AnyPlugin }).default, { admin: { enabled: true, username: "admin", password: "admin-pw" } });
     app.plugin(MockBot, { selfId: "bot" });
     app.plugin(IshikiService, {
       dataPath: dir,
@@ -79,7 +82,7 @@ describe("the Ishiki console API (issue 21)", () => {
     await bot.client("alice", "room").receive(long);
     await until(() => sent.length > 0);
     const runtime = app.ishiki.profile("main")!.runtimeIds()[0];
-    await (await app.ishiki.runtime("main", { mode: "channel", platform: "mock", selfId: "bot", channelId: "room" })).agent.wait();
+    await (await app.ishiki.runtime("main", { mode: "channel", platform: "mock", selfId: "bot", channelId: "room", isDirect: false })).agent.wait();
     const stream = join(dir, "profiles/main/runtimes/mock%3Abot/room/events.jsonl");
     const before = await readFile(stream);
 

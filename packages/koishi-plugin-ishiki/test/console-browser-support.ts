@@ -12,6 +12,17 @@ import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { sse, type Received } from "../../gateway/test/gateway-servers.js";
 import { freePort } from "./console-support.js";
 
+/** What the functions run in the browser use of its `document` (the project compiles without the DOM lib). */
+export interface BrowserDocument {
+  querySelector(selector: string): BrowserElement | null;
+  querySelectorAll(selector: string): ArrayLike<BrowserElement>;
+}
+interface BrowserElement {
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+}
+declare const document: BrowserDocument;
+
 export const BOT = fileURLToPath(new URL("../../../examples/bot", import.meta.url));
 export const ARTIFACTS = fileURLToPath(new URL("../../../artifacts/console", import.meta.url));
 const CHROMIUM = "/usr/bin/chromium";

@@ -6,7 +6,9 @@ import { join } from "node:path";
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../../gateway/test/gateway-servers.js";
-import { BOT, consoleApp, journeyModel, launchBrowser, openPage, removeApp, screenshot, talkInSandbox, type ConsoleApp } from "./console-browser-support.js";
+import { BOT, type BrowserDocument, consoleApp, journeyModel, launchBrowser, openPage, removeApp, screenshot, talkInSandbox, type ConsoleApp } from "./console-browser-support.js";
+
+declare const document: BrowserDocument;
 
 const { SEED_PROGRAM } = createRequire(import.meta.url)(join(BOT, "demo-model.cjs")) as { SEED_PROGRAM: string };
 
@@ -38,7 +40,7 @@ describe("the Koishi console in a browser (issue 21)", () => {
     await page.goto(`${app.url}/ishiki`, { waitUntil: "networkidle0" });
     // The activity bar has the page, titled Ishiki (its tooltip); the only runtime is chosen by itself.
     await page.hover('.layout-activity a[href="/ishiki"]');
-    await page.waitForFunction(() => [...document.querySelectorAll(".el-popper")].some((tip) => tip.textContent?.trim() === "Ishiki"));
+    await page.waitForFunction(() => Array.from(document.querySelectorAll(".el-popper")).some((tip) => tip.textContent?.trim() === "Ishiki"));
     await page.waitForSelector(".ishiki-row[data-kind=codemode]");
     // The console speaks Chinese by default: states are checked by their data attributes, the text by its words.
     const profile = await page.$eval("[data-profile=demo]", (element) => ({
@@ -75,7 +77,7 @@ describe("the Koishi console in a browser (issue 21)", () => {
     const talk = await openPage(browser, errors);
     await talkInSandbox(talk, app.url, "and once more", "done: 3 TODO lines");
     await page.bringToFront();
-    await page.waitForFunction(() => [...document.querySelectorAll(".ishiki-row[data-kind='message.in']")].some((row) => row.textContent?.includes("and once more")), { timeout: 20_000 });
+    await page.waitForFunction(() => Array.from(document.querySelectorAll(".ishiki-row[data-kind='message.in']")).some((row) => row.textContent?.includes("and once more")), { timeout: 20_000 });
     expect(errors).toEqual([]);
   }, 120_000);
 });

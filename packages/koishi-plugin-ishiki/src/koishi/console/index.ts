@@ -1,6 +1,8 @@
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Context } from "koishi";
+// Types only: `ctx.console` on the Context. The console's own names are not augmented with ours, as its types come
+// in several copies (one per set of its optional peers) and an augmentation reaches only one of them.
 import type {} from "@koishijs/plugin-console";
 import type { ProfileActivation } from "../profile-activation.js";
 import type { ConsoleOverview, SectionPage, TimelinePage, TimelineQuery } from "./contract.js";
@@ -16,19 +18,6 @@ export const CONSOLE_AUTHORITY = 4;
 const PAGE_FACTS = 100;
 const MAX_PAGE_FACTS = 500;
 const SECTION_PAGE_CHARS = 8_000;
-
-declare module "@koishijs/plugin-console" {
-  namespace Console {
-    interface Services {
-      ishiki: { get(): Promise<ConsoleOverview> };
-    }
-  }
-  interface Events {
-    "ishiki/overview"(): Promise<ConsoleOverview>;
-    "ishiki/timeline"(runtimeId: string, query?: TimelineQuery): Promise<TimelinePage>;
-    "ishiki/section"(runtimeId: string, seq: number, row: number, section: number, offset: number): Promise<SectionPage>;
-  }
-}
 
 /** What the console side needs of the kernel service. */
 export interface ConsoleKernel {
@@ -99,7 +88,7 @@ export function attachConsole(ctx: Context, kernel: ConsoleKernel): void {
       },
     } as const;
     for (const [name, callback] of Object.entries(listeners)) {
-      ctx.console.addListener(name as keyof typeof listeners, callback as never, { authority: CONSOLE_AUTHORITY });
+      ctx.console.addListener(name as never, callback as never, { authority: CONSOLE_AUTHORITY });
       // The console keeps listeners past their plugin's dispose; take ours back with the fork.
       ctx.on("dispose", () => {
         if (ctx.console.listeners[name]?.callback === callback) delete ctx.console.listeners[name];
