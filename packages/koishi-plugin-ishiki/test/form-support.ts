@@ -4,7 +4,9 @@
 // replaced by what `ctx.schema` holds under `name`; a union shows the first visible variant the value fits once
 // every field is made optional (constants stay as they are); before saving, the whole config must pass the
 // revived Schema, and the config sent back is the edited value itself, which the loader writes to koishi.yml.
-import { Schema } from "koishi";
+import { readFileSync } from "node:fs";
+import { Schema, type Context } from "koishi";
+import { parse } from "yaml";
 
 type Descriptions = Record<string, string>;
 
@@ -94,4 +96,28 @@ export function unions(schema: Schema, path = "$"): Array<[string, Schema]> {
   if (schema.list) schema.list.forEach((inner, index) => found.push(...unions(inner, `${path}|${index}`)));
   if (schema.inner) found.push(...unions(schema.inner, `${path}[]`));
   return found;
+}
+
+/** The `extends` form an app's `ctx.schema` holds, as the console's `schema` data sends it (JSON, revived). */
+export function registeredExtendsForm(app: Context, name = "ishiki.extends"): Schema {
+  return asConsoleSees(app.schema.get(name));
+}
+
+/** The field of extension `name` in an `extends` form (an intersection with one object per extension). */
+export function extensionField(form: Schema, name: string): Schema | undefined {
+  return form.list?.map((part) => part.dict?.[name]).find((field) => field !== undefined);
+}
+
+/** Every `extends.<name>` entry of the koishi.yml samples in a Markdown file (docs/*.md). */
+export function documentedEntries(markdownPath: string, name: string): unknown[] {
+  const text = readFileSync(markdownPath, "utf8");
+  const entries: unknown[] = [];
+  for (const [, block] of text.matchAll(/```yaml\n([\s\S]*?)```/g)) {
+    const sample = parse(block) as { plugins?: Record<string, { profiles?: Record<string, { extends?: Record<string, unknown> }> } | null> } | null;
+    for (const [key, plugin] of Object.entries(sample?.plugins ?? {})) {
+      if (!/^ishiki(:|$)/.test(key)) continue;
+      for (const profile of Object.values(plugin?.profiles ?? {})) if (profile?.extends && name in profile.extends) entries.push(profile.extends[name]);
+    }
+  }
+  return entries;
 }

@@ -17,7 +17,7 @@ import { validateBlock, type ValidatingEngine } from "../src/engines/index.js";
 import { EXTENDS_FORM, Extension, extendsEntryForm, type ExtensionInstance } from "../src/extension/index.js";
 import { IshikiConfig } from "../src/koishi/config.js";
 import { ProfileSchema } from "../src/koishi/profile-schema.js";
-import { asConsoleSees, label, resolveDynamic, shownVariant, undescribedFields, unions } from "./form-support.js";
+import { asConsoleSees, extensionField, label, resolveDynamic, shownVariant, undescribedFields, unions } from "./form-support.js";
 import { stopApp } from "./stop-app.js";
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url));
@@ -148,12 +148,13 @@ describe("issue 21: the config form", () => {
     const { app, forms } = await appForms();
     apps.push(app);
     const form = resolveDynamic(asConsoleSees(ProfileSchema), forms).dict!.extends;
-    const note = form.list!.flatMap((part) => Object.entries(part.dict ?? {})).find(([name]) => name === "note")?.[1];
+    const note = extensionField(form, "note");
     expect(note).toBeDefined();
     const settings = shownVariant(note!, { config: { prefix: "n" } })!;
     expect(Object.keys(settings.dict!.config.dict!)).toEqual(["prefix", "limit"]);
     expect(label(settings.dict!.config.dict!.prefix)).toBe("前缀。");
-    expect(label(note!, "en-US")).toBe("The note extension.");
+    // Its section in the form is titled with the extension Schema's own description.
+    expect(label(form.list!.find((part) => part.dict?.note)!, "en-US")).toBe("The note extension.");
     app.registry.delete(NoteExtension);
     expect(app.schema.get(EXTENDS_FORM).list).toEqual([]);
   });

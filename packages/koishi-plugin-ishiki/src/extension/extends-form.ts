@@ -34,10 +34,14 @@ export function extendsEntryForm(name: string, config: Schema | undefined): Sche
   });
   const toggle = Schema.boolean().i18n({ "zh-CN": { $description: "只写开关（true 启用，false 停用）" }, "en-US": { $description: "Only a switch (true enables, false disables)" } });
   const field = Schema.union([body, toggle]).i18n({
-    "zh-CN": label?.["zh-CN"] ?? `扩展 ${name}。`,
-    "en-US": label?.["en-US"] ?? `Extension ${name}.`,
+    "zh-CN": "写入即启用；选“只写开关”可写 true / false。",
+    "en-US": "Listed means enabled; pick “Only a switch” to write true / false.",
   });
-  return Schema.object({ [name]: field });
+  // The console titles each part of the `extends` intersection with its description: one section per extension.
+  return Schema.object({ [name]: field }).i18n({
+    "zh-CN": { $description: label?.["zh-CN"] ?? `扩展 ${name}` },
+    "en-US": { $description: label?.["en-US"] ?? `Extension ${name}` },
+  });
 }
 
 /**

@@ -128,19 +128,19 @@ function providerVariant(api: Schema<string>, text: ApiText, fallback: Record<st
 
 const BUILT_IN_APIS: Record<string, ApiText> = {
   "openai-completions": {
-    zh: "openai-completions：OpenAI 兼容的 chat/completions 接口（中转、本地服务器）",
-    en: "openai-completions: an OpenAI-compatible chat/completions endpoint (relays, local servers)",
+    zh: "openai-completions（OpenAI 兼容：中转、本地服务器）",
+    en: "openai-completions (OpenAI-compatible: relays, local servers)",
     apiKey: false,
     baseUrl: true,
   },
-  "openai-responses": { zh: "openai-responses：OpenAI Responses API", en: "openai-responses: the OpenAI Responses API", apiKey: true, baseUrl: false },
+  "openai-responses": { zh: "openai-responses（OpenAI Responses API）", en: "openai-responses (OpenAI Responses API)", apiKey: true, baseUrl: false },
   "anthropic-messages": {
-    zh: "anthropic-messages：Anthropic Messages API（settings.authToken 改用 Bearer 头）",
-    en: "anthropic-messages: the Anthropic Messages API (settings.authToken switches to a Bearer header)",
+    zh: "anthropic-messages（Anthropic；settings.authToken 改用 Bearer 头）",
+    en: "anthropic-messages (Anthropic; settings.authToken switches to Bearer)",
     apiKey: false,
     baseUrl: false,
   },
-  "google-generative-ai": { zh: "google-generative-ai：Google Generative AI（Gemini）", en: "google-generative-ai: Google Generative AI (Gemini)", apiKey: true, baseUrl: false },
+  "google-generative-ai": { zh: "google-generative-ai（Gemini）", en: "google-generative-ai (Gemini)", apiKey: true, baseUrl: false },
 };
 
 /**
@@ -152,7 +152,7 @@ const providerVariants = [
   // Its placeholder `api: ""` makes the console keep this variant selected until a name is typed.
   providerVariant(
     Schema.string().required(),
-    { zh: "其他：由插件用 defineApi 注册的接口", en: "Other: an api a plugin registered with defineApi", apiKey: false, baseUrl: false },
+    { zh: "其他（插件用 defineApi 注册的接口）", en: "Other (an api registered with defineApi)", apiKey: false, baseUrl: false },
     { api: "" },
   ),
 ];

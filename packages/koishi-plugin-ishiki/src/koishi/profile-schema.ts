@@ -1,7 +1,7 @@
 import { Schema } from "koishi";
-import { ContextEngineForm } from "../engines/context/context-form.js";
-import { ToolcallEngineForm } from "../engines/toolcall/toolcall-form.js";
-import { WakeupEngineForm } from "../engines/wakeup/wakeup-form.js";
+import { ContextEngineForm } from "./forms/context-form.js";
+import { ToolcallEngineForm } from "./forms/toolcall-form.js";
+import { WakeupEngineForm } from "./forms/wakeup-form.js";
 import { EXTENDS_FORM } from "../extension/index.js";
 
 const names = () => Schema.array(Schema.string()).role("table").default([]);
@@ -138,7 +138,7 @@ export const ProfileSchema = Schema.object({
     model: "模型引用：`提供方:模型[:级别]` 或模型组名。",
     mode: "channel：每个认领的频道一个运行时；cross：整个 profile 一个运行时，跨频道共享事实流。",
     channels: "认领的频道：键为 `平台:机器人账号`（可用 `*` 与 `前缀*`），值为频道模式列表（`*`、`前缀*`、精确 id；`!` 开头表示排除）。",
-    extends: "启用的扩展：每个已加载的扩展一项；写入即启用，`enable: false` 或 `false` 停用。",
+    extends: "启用的扩展：每个已加载的扩展一节；写入即启用，enable: false 或 false 停用。",
     failover: "模型故障切换：重试次数、退避基数（毫秒）与切换条件。",
     context: "上下文引擎：决定模型看到的历史。",
     wakeup: "唤醒引擎：决定何时开始一轮对话（关键词在这里设置）。",
@@ -153,7 +153,7 @@ export const ProfileSchema = Schema.object({
     model: "Model reference: `provider:model[:level]` or a group name.",
     mode: "channel: one runtime per claimed channel; cross: one runtime for the profile, one fact stream across channels.",
     channels: "Claimed channels: key `platform:selfId` (`*` and `prefix*` allowed) → channel patterns (`*`, `prefix*`, exact id; a leading `!` excludes).",
-    extends: "Enabled extensions, one field per loaded extension: listing one enables it, `enable: false` or `false` disables it.",
+    extends: "Enabled extensions, one section per loaded extension: listing one enables it, enable: false or false disables it.",
     failover: "Model failover: attempts, backoff base (ms) and when to switch.",
     context: "Context engine: what history the model sees.",
     wakeup: "Wakeup engine: decides when a turn starts (keywords are set here).",

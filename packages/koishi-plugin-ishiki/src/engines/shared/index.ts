@@ -2,4 +2,3 @@ export { validateWithZod } from "./zod-block.js";
 export { channelHead, formatAuthor, formatStamp, renderCreated, renderDeleted } from "./fact-line.js";
 export { renderFacts, type RenderFactsOptions } from "./render-facts.js";
 export { matchKeyword, mentionsSelf, quotesSelf, textContent } from "./fact-hits.js";
-export { blockText, customEngineVariant, engineVariant, type FormText } from "./engine-form.js";

@@ -1,5 +1,5 @@
 import { Schema } from "koishi";
-import { blockText, customEngineVariant, engineVariant } from "../shared/index.js";
+import { blockText, customEngineVariant, engineVariant } from "./engine-variant.js";
 
 // Koishi Schemas of the built-in wakeup variants' blocks (spec 06 EN-26 .. EN-37) for the console form; the
 // engines validate their blocks themselves at activation (EN-5) and a test pins both to the same defaults.
@@ -154,8 +154,8 @@ const judge = Schema.object({
 
 /** `wakeup` of a profile: a union on the engine name (EN-3), `standard` when unset. */
 export const WakeupEngineForm = Schema.union([
-  engineVariant("standard", { "zh-CN": "standard：私聊、@、引用或关键词唤醒（默认）", "en-US": "standard: private chat, @, quote or keyword wakes (default)" }, standard, true),
-  engineVariant("v3", { "zh-CN": "v3：按意愿值概率回复", "en-US": "v3: replies with a willingness-based probability" }, v3),
-  engineVariant("judge", { "zh-CN": "judge：由模型判断是否回复", "en-US": "judge: a model decides whether to reply" }, judge),
+  engineVariant("standard", { "zh-CN": "standard（默认：私聊、@、引用、关键词）", "en-US": "standard (default: private chat, @, quote, keywords)" }, standard, true),
+  engineVariant("v3", { "zh-CN": "v3（按意愿值概率回复）", "en-US": "v3 (willingness-based probability)" }, v3),
+  engineVariant("judge", { "zh-CN": "judge（由模型判断是否回复）", "en-US": "judge (a model decides whether to reply)" }, judge),
   customEngineVariant({ "zh-CN": "唤醒", "en-US": "wakeup" }),
 ]).default({ engine: "standard" });

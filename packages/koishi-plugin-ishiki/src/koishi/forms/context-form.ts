@@ -1,5 +1,5 @@
 import { Schema } from "koishi";
-import { blockText, customEngineVariant, engineVariant } from "../shared/index.js";
+import { blockText, customEngineVariant, engineVariant } from "./engine-variant.js";
 
 // Koishi Schemas of the built-in context variants' blocks (spec 06 EN-12, EN-18, EN-21) for the console form.
 // The engines validate their blocks themselves at activation (EN-5); a test pins both to the same defaults.
@@ -47,8 +47,8 @@ const narrative = Schema.object({
 
 /** `context` of a profile: a union on the engine name (EN-3), `standard` when unset. */
 export const ContextEngineForm = Schema.union([
-  engineVariant("standard", { "zh-CN": "standard：按 token 预算裁剪并压缩历史（默认）", "en-US": "standard: history cut to a token budget and compacted (default)" }, standard, true),
-  engineVariant("v3", { "zh-CN": "v3：消息窗口 + 世界状态 + 记忆块", "en-US": "v3: a message window, world state and memory blocks" }, v3),
-  engineVariant("narrative", { "zh-CN": "narrative：把对话写成故事（配合 narrative 工具调用引擎）", "en-US": "narrative: the conversation as a story (for the narrative toolcall engine)" }, narrative),
+  engineVariant("standard", { "zh-CN": "standard（默认：按 token 预算裁剪并压缩）", "en-US": "standard (default: token budget and compaction)" }, standard, true),
+  engineVariant("v3", { "zh-CN": "v3（消息窗口、世界状态、记忆块）", "en-US": "v3 (message window, world state, memory blocks)" }, v3),
+  engineVariant("narrative", { "zh-CN": "narrative（写成故事，配合 narrative 工具调用）", "en-US": "narrative (a story, for the narrative toolcall engine)" }, narrative),
   customEngineVariant({ "zh-CN": "上下文", "en-US": "context" }),
 ]).default({ engine: "standard" });

@@ -31,8 +31,8 @@ export function customEngineVariant(family: FormText): Schema {
   return Schema.object({ engine: Schema.string().required().i18n(ENGINE_FIELD) })
     .default({ engine: "" })
     .i18n({
-      "zh-CN": { $description: `其他：由插件注册的${family["zh-CN"]}引擎（配置块原样传给它）` },
-      "en-US": { $description: `Other: a ${family["en-US"]} engine a plugin registered (its block is passed as written)` },
+      "zh-CN": { $description: `其他（插件注册的${family["zh-CN"]}引擎，配置块原样传入）` },
+      "en-US": { $description: `Other (a ${family["en-US"]} engine a plugin registered; block passed as written)` },
     });
 }
 

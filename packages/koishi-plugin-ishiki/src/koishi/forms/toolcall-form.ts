@@ -1,5 +1,5 @@
 import { Schema } from "koishi";
-import { blockText, customEngineVariant, engineVariant } from "../shared/index.js";
+import { blockText, customEngineVariant, engineVariant } from "./engine-variant.js";
 
 // The built-in toolcall variants for the console form (spec 06 EN-38 .. EN-43): only `narrative` has settings;
 // the engines validate their blocks themselves at activation (EN-5).
@@ -32,12 +32,12 @@ const narrative = Schema.object({
 
 /** `toolcall` of a profile: a union on the engine name (EN-3), `native` when unset. */
 export const ToolcallEngineForm = Schema.union([
-  engineVariant("native", { "zh-CN": "native：模型原生的工具调用（默认）", "en-US": "native: the model's own tool calling (default)" }, undefined, true),
-  engineVariant("hermes", { "zh-CN": "hermes：文本协议 <tool_call> JSON", "en-US": "hermes: text protocol, <tool_call> JSON" }),
-  engineVariant("morph-xml", { "zh-CN": "morph-xml：文本协议，XML 标签", "en-US": "morph-xml: text protocol, XML tags" }),
-  engineVariant("qwen3coder", { "zh-CN": "qwen3coder：文本协议，Qwen3-Coder 格式", "en-US": "qwen3coder: text protocol, the Qwen3-Coder format" }),
-  engineVariant("yaml-xml", { "zh-CN": "yaml-xml：文本协议，XML 包裹 YAML", "en-US": "yaml-xml: text protocol, YAML inside XML" }),
-  engineVariant("v3", { "zh-CN": "v3：JSON 动作块协议", "en-US": "v3: the JSON action-block protocol" }),
-  engineVariant("narrative", { "zh-CN": "narrative：旁白 + 回复 + 动作解码三段式", "en-US": "narrative: narrator, replyer and action decoder" }, narrative),
+  engineVariant("native", { "zh-CN": "native（默认：模型原生工具调用）", "en-US": "native (default: the model's own tool calling)" }, undefined, true),
+  engineVariant("hermes", { "zh-CN": "hermes（文本协议，<tool_call> JSON）", "en-US": "hermes (text protocol, <tool_call> JSON)" }),
+  engineVariant("morph-xml", { "zh-CN": "morph-xml（文本协议，XML 标签）", "en-US": "morph-xml (text protocol, XML tags)" }),
+  engineVariant("qwen3coder", { "zh-CN": "qwen3coder（文本协议，Qwen3-Coder 格式）", "en-US": "qwen3coder (text protocol, Qwen3-Coder format)" }),
+  engineVariant("yaml-xml", { "zh-CN": "yaml-xml（文本协议，XML 包裹 YAML）", "en-US": "yaml-xml (text protocol, YAML inside XML)" }),
+  engineVariant("v3", { "zh-CN": "v3（JSON 动作块协议）", "en-US": "v3 (JSON action-block protocol)" }),
+  engineVariant("narrative", { "zh-CN": "narrative（旁白、回复、动作解码）", "en-US": "narrative (narrator, replyer, action decoder)" }, narrative),
   customEngineVariant({ "zh-CN": "工具调用", "en-US": "toolcall" }),
 ]).default({ engine: "native" });
