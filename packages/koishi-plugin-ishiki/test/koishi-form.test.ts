@@ -150,6 +150,10 @@ describe("issue 21: the config form", () => {
     const form = resolveDynamic(asConsoleSees(ProfileSchema), forms).dict!.extends;
     const note = extensionField(form, "note");
     expect(note).toBeDefined();
+    // Not listed reads "not enabled"; `{}` enables it (KP-7) and shows its settings.
+    expect(label(shownVariant(note!, undefined)!)).toMatch(/未启用/);
+    expect(label(shownVariant(note!, {})!)).toBe("启用并设置");
+    expect(shownVariant(note!, true)!.type).toBe("boolean");
     const settings = shownVariant(note!, { config: { prefix: "n" } })!;
     expect(Object.keys(settings.dict!.config.dict!)).toEqual(["prefix", "limit"]);
     expect(label(settings.dict!.config.dict!.prefix)).toBe("前缀。");

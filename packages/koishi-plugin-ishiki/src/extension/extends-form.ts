@@ -33,9 +33,13 @@ export function extendsEntryForm(name: string, config: Schema | undefined): Sche
     },
   });
   const toggle = Schema.boolean().i18n({ "zh-CN": { $description: "只写开关（true 启用，false 停用）" }, "en-US": { $description: "Only a switch (true enables, false disables)" } });
-  const field = Schema.union([body, toggle]).i18n({
-    "zh-CN": "写入即启用；选“只写开关”可写 true / false。",
-    "en-US": "Listed means enabled; pick “Only a switch” to write true / false.",
+  // First, so that an extension the profile does not list reads as such: the console shows the first variant a
+  // value fits, and an absent key fits every variant. Schemastery cannot tell `null` from absent, so the rare
+  // `<name>: null` (enabled, KP-7) also reads "not enabled" here; the file keeps it as written.
+  const absent = Schema.const(undefined).i18n({ "zh-CN": { $description: "未启用（不写入 extends）" }, "en-US": { $description: "Not enabled (not listed)" } });
+  const field = Schema.union([absent, body, toggle]).i18n({
+    "zh-CN": "选“启用并设置”启用并填写设置，“只写开关”写 true / false，“未启用”从 extends 中移除。",
+    "en-US": "“Enabled, with settings” enables it with settings, “Only a switch” writes true / false, “Not enabled” removes it from extends.",
   });
   // The console titles each part of the `extends` intersection with its description: one section per extension.
   return Schema.object({ [name]: field }).i18n({
