@@ -11,6 +11,9 @@ export interface NoteSettings {
 
 const NoteSettings: Schema<NoteSettings> = Schema.object({
   prefix: Schema.string().default("note"),
+}).i18n({
+  "zh-CN": { $description: "笔记（note）", prefix: "每条笔记的前缀。" },
+  "en-US": { $description: "Notes (note)", prefix: "Prefix of every note." },
 });
 
 class NoteExtension extends Extension<NoteSettings> {

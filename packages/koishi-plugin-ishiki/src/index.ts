@@ -58,7 +58,7 @@ export type {
 } from "./resources/index.js";
 
 // The extension API (spec 07), the engine families (06) and the kernel's runtime vocabulary.
-export { Extension } from "./extension/index.js";
+export { EXTENDS_FORM, Extension, extendsEntryForm } from "./extension/index.js";
 export type { AgentRuntime, ChannelDomain, CrossDomain, ExtensionHost, ExtensionInstance, RuntimeDomain } from "./extension/index.js";
 export { ContextEngine, ToolcallEngine, ToolcallEngineInstance, WakeupEngine } from "./engines/index.js";
 export type { ContextEngineInstance, ContextEngines, ContextRequest, EngineConfig, ToolcallEngines, WakeupEngineInstance, WakeupEngines } from "./engines/index.js";

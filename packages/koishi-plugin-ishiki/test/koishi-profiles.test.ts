@@ -56,8 +56,9 @@ describe("plugin configuration (KP-1, KP-2, KP-7)", () => {
       typing: { baseDelay: 500, charPerSecond: 5, minDelay: 800, maxDelay: 4000 },
       resources: { imageInput: false, maxImageCount: 4, maxImageBytes: 5 * 1024 * 1024, maxTotalImageBytes: 10 * 1024 * 1024, maxImageDimension: 8000, recentImageCount: 4, imagePruneBatchSize: 2 },
     });
-    // Engine sections keep their blocks for the engine's own validation.
-    expect((ProfileSchema({ model: "m", channels: claimAll, context: { engine: "standard", standard: { x: 1 } } } as never) as { context: unknown }).context).toEqual({ engine: "standard", standard: { x: 1 } });
+    // Engine sections keep unknown keys of their blocks for the engine's own validation (its warning, EN-5); the
+    // form's defaults are the engine's own.
+    expect((ProfileSchema({ model: "m", channels: claimAll, context: { engine: "standard", standard: { x: 1 } } } as never) as { context: unknown }).context).toEqual({ engine: "standard", standard: { x: 1, maxTokens: 32000, refillRatio: 0.8 } });
   });
 });
 

@@ -4,15 +4,16 @@ import { Extension } from "koishi-plugin-ishiki";
 import type { ExtensionHost, ExtensionInstance, ToolSet } from "koishi-plugin-ishiki";
 import { McpScheme } from "./mcp-scheme.js";
 import { PoolRegistry } from "./pool/pool-registry.js";
-import { McpPluginConfig } from "./settings.js";
+import { McpInstanceSettings, McpPluginConfig } from "./settings.js";
 
 /**
  * The `mcp-client` extension (spec 10): the MCP servers of a profile's `mcp.json` (or the data directory's
  * `.mcp.json`) as tools, their instructions, and `mcp://` resources. Connections live in one pool per profile
  * root on this service; each runtime holds the pool from `invoke` to `stop`.
  */
-export class McpClientExtension extends Extension {
+export class McpClientExtension extends Extension<McpInstanceSettings> {
   public static readonly inject = ["ishiki"];
+  public override readonly Schema = McpInstanceSettings;
   private readonly registry: PoolRegistry;
 
   public constructor(ctx: Context, config: McpClientExtension.Config) {

@@ -1,7 +1,7 @@
 import { McpClientExtension } from "./extension.js";
 
 export { McpClientExtension };
-export { McpPluginConfig } from "./settings.js";
+export { McpInstanceSettings, McpPluginConfig } from "./settings.js";
 export { McpFile } from "./config/mcp-file.js";
 export { HttpServerConfig, ServerConfig, SseServerConfig, StdioServerConfig } from "./config/server-config.js";
 export type { RemoteServerConfig, ServerCommon } from "./config/server-config.js";

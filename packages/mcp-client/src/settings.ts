@@ -1,5 +1,16 @@
 import { Logger, Schema } from "koishi";
 
+/**
+ * `extends.mcp-client.config` of a profile: nothing to set, the servers live in the profile's `mcp.json` (or the
+ * data directory's `.mcp.json`). Declared so the console's extends form names the extension and says so.
+ */
+export type McpInstanceSettings = Record<string, never>;
+
+export const McpInstanceSettings: Schema<McpInstanceSettings> = Schema.object({} as Record<string, never>).i18n({
+  "zh-CN": { $description: "MCP 客户端（ishiki-mcp-client）：服务器写在 profile 的 mcp.json（或数据目录的 .mcp.json）中，这里没有可设置项" },
+  "en-US": { $description: "MCP client (ishiki-mcp-client): servers are declared in the profile's mcp.json (or the data directory's .mcp.json); nothing to set here" },
+});
+
 /** The plugin's own Koishi config, independent of any profile; servers live in `.mcp.json` / `mcp.json`. */
 export interface McpPluginConfig {
   logLevel: number;

@@ -41,6 +41,7 @@ export const MemorySettings: Schema<MemorySettings> = Schema.object({
   }),
 }).i18n({
   "zh-CN": {
+    $description: "长期记忆（ishiki-memory）：按人和频道保存、检索与整理记忆",
     instructionChars: "提示词中记忆段落的字符预算（含标题），超出部分不进入提示词，可用 memory_search 查到。",
     recentPeople: "最近发言的多少人算作“活跃”，其个人记忆进入提示词。",
     recentMinutes: "发言后多少分钟内仍算活跃。",
@@ -55,6 +56,7 @@ export const MemorySettings: Schema<MemorySettings> = Schema.object({
     },
   },
   "en-US": {
+    $description: "Long-term memory (ishiki-memory): memories saved, searched and consolidated per person and channel",
     instructionChars: "Character budget of the memory section in the instructions, header included; what does not fit stays reachable through memory_search.",
     recentPeople: "How many of the latest speakers count as active; their person memories enter the instructions.",
     recentMinutes: "Minutes a speaker stays active after their last message.",

@@ -106,6 +106,7 @@ export const OneBotActionsSettings: Schema<OneBotActionsSettings> = Schema.objec
   publish: PublishSettings,
 }).i18n({
   "zh-CN": {
+    $description: "OneBot 动作（ishiki-onebot-actions）：群管理、消息与文件等 OneBot v11 动作",
     mode: "generic：两个工具 onebot_actions 与 onebot_call；typed：每个动作一个工具 onebot_<动作>。",
     implementation: "OneBot 实现；auto 在首次使用时由 get_version_info 的 app_name 判断，未知时按 onebot11。",
     categories: "开放的动作类别。",
@@ -121,6 +122,7 @@ export const OneBotActionsSettings: Schema<OneBotActionsSettings> = Schema.objec
     publish: "以资源 URL 发送文件时的临时 URL 设置。",
   },
   "en-US": {
+    $description: "OneBot actions (ishiki-onebot-actions): group management, messages, files and other OneBot v11 actions",
     mode: "generic: two tools onebot_actions and onebot_call; typed: one tool onebot_<action> per action.",
     implementation: "OneBot implementation; auto reads get_version_info.app_name at first use, unknown means onebot11.",
     categories: "Action categories to expose.",

@@ -30,6 +30,7 @@ export const WorkspaceSettings: Schema<WorkspaceSettings> = Schema.object({
   mounts: Schema.array(Schema.string()).default([]),
 }).i18n({
   "zh-CN": {
+    $description: "工作区（ishiki-workspace）：bash、read_file、write_file、edit_file 与技能",
     cwd: "shell 的默认工作目录，也是相对路径的基准。",
     timeoutMs: "单条命令的时间上限（毫秒），超时返回退出码 124。",
     maxExecutionOutputBytes: "每个输出流的安全上限（字节），不是模型的分页预算。",
@@ -41,6 +42,7 @@ export const WorkspaceSettings: Schema<WorkspaceSettings> = Schema.object({
     mounts: "宿主目录挂载，格式 `source:target[:ro]`；source 相对于 profile 目录，target 为 /home 之外的绝对路径。",
   },
   "en-US": {
+    $description: "Workspace (ishiki-workspace): bash, read_file, write_file, edit_file and skills",
     cwd: "Default working directory of the shell and base of relative paths.",
     timeoutMs: "Time limit of one command in milliseconds; over it the command exits 124.",
     maxExecutionOutputBytes: "Safety cap per output stream in bytes; not the model's page budget.",

@@ -1,6 +1,7 @@
 import { Service } from "koishi";
 import type { Awaitable, Context, Schema } from "koishi";
 import type { ExtensionHost } from "./extension-host.js";
+import { registerExtendsForm } from "./extends-form.js";
 import type { ExtensionInstance } from "../extension.js";
 
 const EXTENSION_NAME = /^[a-z][a-z0-9-]*$/;
@@ -26,6 +27,11 @@ export abstract class Extension<C = unknown> extends Service {
     super(ctx, Extension.serviceName(name));
     this.extensionName = name;
     this.logger = ctx.logger(Extension.serviceName(name));
+    // The subclass sets `Schema` after this constructor returns; Koishi's own services wait a tick the same way.
+    ctx.on("ready", async () => {
+      await Promise.resolve();
+      registerExtendsForm(ctx, name, this.Schema);
+    });
   }
 
   /** Runs once per runtime; `undefined` contributes nothing, a throw fails the runtime's creation. */

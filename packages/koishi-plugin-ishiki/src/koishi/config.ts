@@ -1,6 +1,7 @@
 import { Schema } from "koishi";
 import type { GatewayConfig } from "@yesimagent/gateway";
 import { defaultCodemodeWorkers } from "../codemode/index.js";
+import { ModelsSchema } from "./models-schema.js";
 import { ProfileSchema } from "./profile-schema.js";
 
 export interface IshikiConfig {
@@ -23,10 +24,7 @@ export interface IshikiConfig {
 /** The plugin's form in the Koishi console (spec 08 KP-1, KP-2). */
 export const IshikiConfig = Schema.object({
   dataPath: Schema.path({ filters: ["directory"], allowCreate: true }).default("data/ishiki"),
-  models: Schema.object({
-    providers: Schema.dict(Schema.any()).default({}),
-    groups: Schema.dict(Schema.any()).default({}),
-  }).default({ providers: {}, groups: {} }),
+  models: ModelsSchema.default({ providers: {}, groups: {} }),
   // A broken profile must not fail the whole plugin (KP-8): the hidden `any` takes what the profile schema refuses,
   // and start-up validates each profile again to skip it with its reason. The console renders the profile form,
   // since it ignores hidden variants of a union.
