@@ -3,7 +3,7 @@
 // Chromium driven by puppeteer-core. Screenshots go to artifacts/console/ at the repo root (a CI artifact folder).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,7 +19,9 @@ export interface BrowserDocument {
 }
 interface BrowserElement {
   textContent: string | null;
+  value?: string;
   getAttribute(name: string): string | null;
+  querySelector(selector: string): BrowserElement | null;
 }
 declare const document: BrowserDocument;
 
@@ -41,7 +43,7 @@ export interface ConsoleApp {
  * A copy of the demo app in a temp folder (koishi.yml from the pristine file), not yet started. `env` reaches the
  * app's process; ISHIKI_BASE_URL, ISHIKI_MODEL and ISHIKI_API_KEY of the test's own environment do not.
  */
-export async function consoleApp(env: Record<string, string> = {}): Promise<ConsoleApp> {
+export async function consoleApp(env: Record<string, string> = {}, koishiYml: (text: string) => string = (text) => text): Promise<ConsoleApp> {
   for (const name of ["core", "gateway", "koishi-plugin-ishiki", "workspace"]) {
     if (!existsSync(join(BOT, `../../packages/${name}/lib/index.cjs`))) throw new Error(`packages/${name}: lib/index.cjs is missing; run pnpm run build first`);
   }
@@ -51,6 +53,7 @@ export async function consoleApp(env: Record<string, string> = {}): Promise<Cons
   const { prepareApp } = (await import(join(BOT, "prepare.mjs"))) as { prepareApp(options: { dir: string; port: number }): Promise<void> };
   const port = await freePort();
   await prepareApp({ dir, port });
+  await writeFile(join(dir, "koishi.yml"), koishiYml(await readFile(join(dir, "koishi.yml"), "utf8")));
   const base: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", FORCE_COLOR: "0" };
   for (const name of ["ISHIKI_BASE_URL", "ISHIKI_MODEL", "ISHIKI_API_KEY"]) delete base[name];
   let child: ChildProcess | undefined;
@@ -116,7 +119,7 @@ export async function launchBrowser(): Promise<Browser> {
 export async function openPage(browser: Browser, errors: string[]): Promise<Page> {
   const page = await browser.newPage();
   await page.setViewport({ width: 1400, height: 900 });
-  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("pageerror", (error) => errors.push(`${String(error)} at ${page.url()}: ${String((error as Error).stack).split("\n").slice(1, 3).join(" ")}`));
   return page;
 }
 
@@ -169,4 +172,96 @@ export function journeyModel(program: string, reply: (result: string) => string)
 export async function removeApp(app: ConsoleApp): Promise<void> {
   await app.stop();
   await rm(app.dir, { recursive: true, force: true });
+}
+
+/**
+ * The plugin config form of the console (@koishijs/plugin-config 2.8.6), driven as a user does: fields are found by
+ * their heading, `models.providers.relay.baseUrl` (a dict entry's heading is its prefix and the key typed into it).
+ */
+export class ConfigForm {
+  public constructor(private readonly page: Page) {}
+
+  /** The form's item whose heading reads `path`. */
+  private async item(path: string) {
+    const handle = await this.page.evaluateHandle((wanted) => {
+      const heading = (item: BrowserElement) => {
+        const h3 = item.querySelector(":scope > .k-schema-main h3");
+        if (!h3) return "";
+        const entry = h3.querySelector(".entry-input input");
+        return entry ? `${h3.querySelector(".prefix")?.textContent ?? ""}.${entry.value ?? ""}` : (h3.textContent ?? "").replace(/\s+/g, "");
+      };
+      return Array.from(document.querySelectorAll(".k-schema-item")).find((item) => heading(item) === wanted) ?? null;
+    }, path);
+    const element = handle.asElement();
+    if (element === null) throw new Error(`the form has no field ${path}`);
+    return element as import("puppeteer-core").ElementHandle<Element>;
+  }
+
+  private async press(path: string, label: string): Promise<void> {
+    const item = await this.item(path);
+    for (const button of await item.$$(":scope > .k-schema-main .k-schema-right button")) {
+      if ((await button.evaluate((node) => node.textContent?.trim())) === label) return button.click();
+    }
+    throw new Error(`${path} has no button ${label}`);
+  }
+
+  /** 添加项目 on a dict, then the new entry's key. */
+  public async addEntry(path: string, key: string): Promise<void> {
+    await this.press(path, "添加项目");
+    const input = await this.page.waitForFunction(
+      (prefix) => Array.from(document.querySelectorAll(".k-schema-item h3")).find((h3) => h3.querySelector(".prefix")?.textContent === prefix && h3.querySelector(".entry-input input")?.value === "")?.querySelector(".entry-input input"),
+      {},
+      path,
+    );
+    const element = input.asElement() as import("puppeteer-core").ElementHandle<Element>;
+    await element.click();
+    await element.type(key);
+    await this.page.keyboard.press("Tab");
+    await this.item(`${path}.${key}`);
+  }
+
+  /** 添加项目 on a list of objects: its new item is `path[index]`. */
+  public async addItem(path: string, index: number): Promise<void> {
+    await this.press(path, "添加项目");
+    await this.page.waitForFunction((wanted) => Array.from(document.querySelectorAll(".k-schema-item h3")).some((h3) => (h3.textContent ?? "").replace(/\s+/g, "") === wanted), {}, `${path}[${index}]`);
+  }
+
+  /** 添加行 on a table (a list of strings), then the new row's text. */
+  public async addRow(path: string, value: string): Promise<void> {
+    await this.press(path, "添加行");
+    const item = await this.item(path);
+    const input = await item.waitForSelector(":scope > .bottom .k-schema-table tr:last-child input");
+    await input!.click();
+    await input!.type(value);
+  }
+
+  /** Replaces the text of a field's input. */
+  public async fill(path: string, value: string): Promise<void> {
+    const input = await (await this.item(path)).$(":scope > .k-schema-main .k-schema-right input");
+    if (input === null) throw new Error(`${path} has no input`);
+    await input.click({ count: 3 });
+    await input.type(value);
+  }
+
+  /** The text of a field's input. */
+  public async value(path: string): Promise<string> {
+    return (await this.item(path)).$eval(":scope > .k-schema-main .k-schema-right input", (input) => (input as unknown as { value: string }).value);
+  }
+
+  /** The texts of a table's rows. */
+  public async rows(path: string): Promise<string[]> {
+    return (await this.item(path)).$$eval(":scope > .bottom .k-schema-table input", (inputs) => inputs.map((input) => (input as unknown as { value: string }).value));
+  }
+
+  /** Whether the form has a field `path`. */
+  public async has(path: string): Promise<boolean> {
+    return this.item(path).then(() => true, () => false);
+  }
+
+  /** Saves and reloads the plugin (the page's Ctrl+S). */
+  public async save(): Promise<void> {
+    await this.page.keyboard.down("Control");
+    await this.page.keyboard.press("s");
+    await this.page.keyboard.up("Control");
+  }
 }

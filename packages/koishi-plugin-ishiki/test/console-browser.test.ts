@@ -1,12 +1,16 @@
 // Issue 21, in a real browser: headless Debian Chromium (puppeteer-core) against a demo-like app started with
 // `koishi start`. Scenario 1: talk in the sandbox, open the Ishiki page, find that conversation's turn with its
-// tool calls on the timeline. Screenshots land in artifacts/console/ (CI uploads the folder).
+// tool calls on the timeline. Scenario 2: a new user's app with no model and no profile; fill in a provider, a
+// group and a profile in the plugin config form, save, restart the app, see the values again, get an answer in the
+// sandbox. Screenshots land in artifacts/console/ (CI uploads the folder).
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "../../gateway/test/gateway-servers.js";
-import { BOT, type BrowserDocument, consoleApp, journeyModel, launchBrowser, openPage, removeApp, screenshot, talkInSandbox, type ConsoleApp } from "./console-browser-support.js";
+import { parse } from "yaml";
+import { sse, startServer, type TestServer } from "../../gateway/test/gateway-servers.js";
+import { BOT, type BrowserDocument, ConfigForm, consoleApp, journeyModel, launchBrowser, openPage, removeApp, screenshot, talkInSandbox, type ConsoleApp } from "./console-browser-support.js";
 
 declare const document: BrowserDocument;
 
@@ -80,4 +84,84 @@ describe("the Koishi console in a browser (issue 21)", () => {
     await page.waitForFunction(() => Array.from(document.querySelectorAll(".ishiki-row[data-kind='message.in']")).some((row) => row.textContent?.includes("and once more")), { timeout: 20_000 });
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it("a provider, a group and a profile filled in the config form are saved, shown again after a restart, and answer in the sandbox", async () => {
+    const model = await startServer((request, response) => {
+      const chunk = (delta: unknown, finish: string | null = null) => ({ id: "c", object: "chat.completion.chunk", created: 1, model: request.body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+      const call = { index: 0, id: "call_1", type: "function", function: { name: "send_message", arguments: JSON.stringify({ messages: [`form answer via ${request.body.model}`] }) } };
+      sse(response, [{ data: chunk({ role: "assistant", content: "" }) }, { data: chunk({ tool_calls: [call] }) }, { data: chunk({}, "tool_calls") }, { data: "[DONE]" }]);
+    });
+    servers.push(model);
+    // A new user's app: the demo without its scripted model (which would replace the gateway's configuration),
+    // without its notes plugin, and with no models and no profiles.
+    const app = await consoleApp({}, (text) => {
+      const plugins = text.replace(/^ {2}# Puts seed[^\n]*\n {2}\.\/demo-notes\.cjs: \{\}\n/m, "").replace(/^ {2}# ISHIKI_BASE_URL[^\n]*\n {2}\.\/demo-model\.cjs: \{\}\n/m, "");
+      return `${plugins.slice(0, plugins.indexOf("  ishiki:\n"))}  ishiki:\n    dataPath: data/ishiki\n`;
+    });
+    apps.push(app);
+    await app.start("no profile configured");
+    const ident = /^ {2}ishiki:(\w+):/m.exec(await readFile(join(app.dir, "koishi.yml"), "utf8"))![1];
+    const errors: string[] = [];
+    const page = await openPage(browser, errors);
+    await page.setViewport({ width: 1400, height: 2200 });
+    await page.goto(`${app.url}/plugins/${ident}`, { waitUntil: "networkidle0" });
+    const form = new ConfigForm(page);
+
+    await form.addEntry("models.providers", "relay");
+    // openai-completions is the variant a new provider starts with; its fields are there at once.
+    await form.fill("models.providers.relay.baseUrl", `${model.url}/v1`);
+    await form.fill("models.providers.relay.apiKey", "sk-form-test");
+    await form.addItem("models.providers.relay.models", 0);
+    await form.fill("models.providers.relay.models[0].id", "journey");
+    await form.addEntry("models.groups", "main");
+    await form.addRow("models.groups.main.models", "relay:journey");
+    await form.addEntry("profiles", "formbot");
+    await form.fill("profiles.formbot.model", "main");
+    await form.addEntry("profiles.formbot.channels", "sandbox:*:*");
+    await form.addRow("profiles.formbot.channels.sandbox:*:*", "*");
+    await screenshot(page, "form-filled");
+    await form.save();
+    await waitForOutput(app, "[formbot] profile active");
+
+    // The loader writes koishi.yml on its own schedule around the reload.
+    const started = Date.now();
+    while (!(await readFile(join(app.dir, "koishi.yml"), "utf8")).includes("formbot")) {
+      if (Date.now() - started > 10_000) throw new Error("koishi.yml was not written");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const saved = parse(await readFile(join(app.dir, "koishi.yml"), "utf8")) as { plugins: Record<string, { models: unknown; profiles: unknown }> };
+    expect(saved.plugins[`ishiki:${ident}`]).toEqual({
+      dataPath: "data/ishiki",
+      models: { providers: { relay: { api: "openai-completions", baseUrl: `${model.url}/v1`, apiKey: "sk-form-test", models: [{ id: "journey" }] } }, groups: { main: { models: ["relay:journey"] } } },
+      profiles: { formbot: { model: "main", channels: { "sandbox:*:*": ["*"] } } },
+    });
+
+    await app.stop();
+    await app.start("[formbot] profile active");
+    await page.goto(`${app.url}/plugins/${ident}`, { waitUntil: "networkidle0" });
+    // The page lived through the app's restart: the console's own client (client.js) throws while its WebSocket is
+    // down and its pages vanish (the dropped socket's `Event`, a redirect home). Only errors from here on count.
+    errors.length = 0;
+    expect(await form.value("models.providers.relay.baseUrl")).toBe(`${model.url}/v1`);
+    expect(await form.value("models.providers.relay.apiKey")).toBe("sk-form-test");
+    expect(await form.value("models.providers.relay.models[0].id")).toBe("journey");
+    expect(await form.rows("models.groups.main.models")).toEqual(["relay:journey"]);
+    expect(await form.value("profiles.formbot.model")).toBe("main");
+    expect(await form.rows("profiles.formbot.channels.sandbox:*:*")).toEqual(["*"]);
+    await screenshot(page, "form-after-restart");
+
+    await page.setViewport({ width: 1400, height: 900 });
+    await talkInSandbox(page, app.url, "hello from the form", "form answer via journey");
+    expect(model.received.at(-1)!.headers.authorization).toBe("Bearer sk-form-test");
+    await screenshot(page, "form-answer");
+    expect(errors).toEqual([]);
+  }, 120_000);
 });
+
+async function waitForOutput(app: ConsoleApp, text: string): Promise<void> {
+  const started = Date.now();
+  while (!app.output().includes(text)) {
+    if (Date.now() - started > 20_000) throw new Error(`"${text}" did not appear; output:\n${app.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
