@@ -8,7 +8,7 @@ import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import puppeteer, { type Browser, type ElementHandle, type Page } from "puppeteer-core";
 import { sse, type Received } from "../../gateway/test/gateway-servers.js";
 import { freePort } from "./console-support.js";
 
@@ -194,7 +194,7 @@ export class ConfigForm {
     }, path);
     const element = handle.asElement();
     if (element === null) throw new Error(`the form has no field ${path}`);
-    return element as import("puppeteer-core").ElementHandle<Element>;
+    return element as ElementHandle;
   }
 
   private async press(path: string, label: string): Promise<void> {
@@ -213,7 +213,7 @@ export class ConfigForm {
       {},
       path,
     );
-    const element = input.asElement() as import("puppeteer-core").ElementHandle<Element>;
+    const element = input.asElement() as ElementHandle;
     await element.click();
     await element.type(key);
     await this.page.keyboard.press("Tab");
