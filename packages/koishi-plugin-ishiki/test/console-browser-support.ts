@@ -258,6 +258,11 @@ export class ConfigForm {
     return this.item(path).then(() => true, () => false);
   }
 
+  /** Scrolls the form so that `path` is at the top (for screenshots). */
+  public async scrollTo(path: string): Promise<void> {
+    await (await this.item(path)).evaluate((node) => (node as unknown as { scrollIntoView(): void }).scrollIntoView());
+  }
+
   /** Saves and reloads the plugin (the page's Ctrl+S). */
   public async save(): Promise<void> {
     await this.page.keyboard.down("Control");

@@ -149,6 +149,8 @@ describe("the Koishi console in a browser (issue 21)", () => {
     expect(await form.value("profiles.formbot.model")).toBe("main");
     expect(await form.rows("profiles.formbot.channels.sandbox:*:*")).toEqual(["*"]);
     await screenshot(page, "form-after-restart");
+    await form.scrollTo("models.groups");
+    await screenshot(page, "form-after-restart-profile");
 
     await page.setViewport({ width: 1400, height: 900 });
     await talkInSandbox(page, app.url, "hello from the form", "form answer via journey");
