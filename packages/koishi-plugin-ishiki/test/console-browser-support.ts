@@ -119,6 +119,8 @@ export async function launchBrowser(): Promise<Browser> {
 export async function openPage(browser: Browser, errors: string[]): Promise<Page> {
   const page = await browser.newPage();
   await page.setViewport({ width: 1400, height: 900 });
+  // The whole suite shares two cores with these apps: waits get a minute rather than puppeteer's 30 s.
+  page.setDefaultTimeout(60_000);
   page.on("pageerror", (error) => errors.push(`${String(error)} at ${page.url()}: ${String((error as Error).stack).split("\n").slice(1, 3).join(" ")}`));
   return page;
 }
