@@ -41,7 +41,7 @@ async function login(port: number, name: string, password: string): Promise<Cons
 }
 
 describe("the Ishiki console API (issue 21)", () => {
-  it("refuses a user below admin authority; serves the admin the profiles' states, the runtime's timeline, folded and paged, without writing to the stream", async () => {
+  it("refuses a user below admin authority; serves the admin the profiles' states, the runtime's timeline, folded and paged, without writing to the stream; its listeners leave with the plugin", async () => {
     const dir = await mkdtemp(join(tmpdir(), "ishiki-console-"));
     const port = await freePort();
     const app = new Context();
@@ -57,7 +57,7 @@ describe("the Ishiki console API (issue 21)", () => {
     app.plugin(Console as unknown as AnyPlugin, { devMode: false });
     app.plugin((AuthModule as unknown as { default: AnyPlugin }).default, { admin: { enabled: true, username: "admin", password: "admin-pw" } });
     app.plugin(MockBot, { selfId: "bot" });
-    app.plugin(IshikiService, {
+    const kernel = app.plugin(IshikiService, {
       dataPath: dir,
       profiles: {
         main: { model: "mock:m", channels: { "mock:bot": ["*"] }, wakeup: { engine: "standard", standard: { keywords: ["hi"] } } },
@@ -119,5 +119,10 @@ describe("the Ishiki console API (issue 21)", () => {
     expect(after.rows).toEqual([]);
     await expect(admin.call("ishiki/timeline", "main/../../etc", {})).rejects.toThrow("no runtime main/../../etc");
     expect(await readFile(stream)).toEqual(before);
+
+    // The listeners leave with the kernel (the console itself would keep them).
+    kernel.dispose();
+    await runtimesStopped();
+    await expect(admin.call("ishiki/overview")).rejects.toThrow("not implemented");
   });
 });

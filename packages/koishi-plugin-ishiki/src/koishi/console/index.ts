@@ -87,11 +87,16 @@ export function attachConsole(ctx: Context, kernel: ConsoleKernel): void {
         return { text: text.slice(start, start + SECTION_PAGE_CHARS), offset: start, length: text.length };
       },
     } as const;
+    // The console keeps listeners past their plugin's dispose; take ours back with the fork. The console is held
+    // here (a disposed fork no longer reaches `ctx.console`), and so is the entry it stored, which wraps our callback.
+    const consoleService = ctx.console;
     for (const [name, callback] of Object.entries(listeners)) {
-      ctx.console.addListener(name as never, callback as never, { authority: CONSOLE_AUTHORITY });
-      // The console keeps listeners past their plugin's dispose; take ours back with the fork.
-      ctx.on("dispose", () => {
-        if (ctx.console.listeners[name]?.callback === callback) delete ctx.console.listeners[name];
+      ctx.effect(() => {
+        consoleService.addListener(name as never, callback as never, { authority: CONSOLE_AUTHORITY });
+        const entry = consoleService.listeners[name];
+        return () => {
+          if (consoleService.listeners[name] === entry) delete consoleService.listeners[name];
+        };
       });
     }
   });
