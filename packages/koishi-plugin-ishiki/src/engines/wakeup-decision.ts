@@ -36,7 +36,7 @@ export class WakeupDecisionRing {
   public constructor(
     private readonly engine: string,
     private readonly now: () => number,
-    private readonly capacity = WAKEUP_DECISIONS_KEPT,
+    private readonly capacity: number = WAKEUP_DECISIONS_KEPT,
   ) {}
 
   public push(report: WakeupReport): void {

@@ -155,6 +155,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       agent: running,
       resources: resources.center,
       logger,
+      host,
       async deliver(event: IshikiEvent) {
         running.send(await captureMedia(event, resources.center), { trigger: false, ifBusy: "join" });
       },
@@ -171,7 +172,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     handle = runtime;
 
     if (context.attach) teardown.add("engines", "context engine", context.attach(running));
-    const attached = attachWakeup(running, wakeup, profile.wakeup.engine);
+    const attached = attachWakeup(running, wakeup, { engine: profile.wakeup.engine });
     wakeupSide = attached;
     teardown.add("engines", "wakeup engine", () => attached.detach());
     teardown.add("engines", "wait", waits.attach(running));

@@ -7,3 +7,4 @@ export { RuntimeRegistry, type RuntimeFactory } from "./runtime-registry.js";
 export { runtimesStopped } from "./home-lease.js";
 export { ChannelMutes } from "./channel-mutes.js";
 export type { WakeupAttachment } from "./wakeup-attach.js";
+export { previewWakeup, type PreviewMessage, type WakeupPreview, type WakeupPreviewRequest } from "./wakeup-preview.js";

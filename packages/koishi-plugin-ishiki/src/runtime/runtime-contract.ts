@@ -44,6 +44,8 @@ export interface RuntimeOptions {
 /** A running runtime: the handle extensions see, plus what its owner needs. */
 export interface Runtime extends AgentRuntime {
   readonly logger: ExtensionHost["logger"];
+  /** The host its providers were invoked with; a policy preview invokes the wakeup provider again with it. */
+  readonly host: ExtensionHost;
   /**
    * Whether work is scheduled that idle eviction would lose (spec 08 KP-20): an armed `wait`, or what an engine
    * registered with `registerScheduledWork` (a debounced hit, a postponed wake, a mute).

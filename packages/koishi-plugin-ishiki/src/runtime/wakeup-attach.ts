@@ -14,15 +14,24 @@ export interface WakeupAttachment {
   detach(): void;
 }
 
+export interface AttachWakeupOptions {
+  /** The engine's name, stamped on its decisions. */
+  engine: string;
+  /** The environment around the reports: the real clock when unset, a virtual one in a policy preview. */
+  environment?(report: WakeupEnvironment["report"]): WakeupEnvironment;
+  /** Decisions kept; `WAKEUP_DECISIONS_KEPT` when unset. */
+  capacity?: number;
+}
+
 /**
  * Attaches the wakeup engine to `agent` behind the owner's mutes, with an environment whose reports go to the
- * runtime's ring: `environment` is the real clock in a runtime, a virtual one in a policy preview.
+ * runtime's ring (issue 22).
  */
-export function attachWakeup(agent: Agent, instance: WakeupEngineInstance, engine: string, environment?: (report: WakeupEnvironment["report"]) => WakeupEnvironment): WakeupAttachment {
+export function attachWakeup(agent: Agent, instance: WakeupEngineInstance, options: AttachWakeupOptions): WakeupAttachment {
   let ring: WakeupDecisionRing | undefined;
   const report: WakeupEnvironment["report"] = (decision) => ring?.push(decision);
-  const bound = environment?.(report) ?? realWakeupEnvironment(report);
-  ring = new WakeupDecisionRing(engine, bound.now);
+  const bound = options.environment?.(report) ?? realWakeupEnvironment(report);
+  ring = new WakeupDecisionRing(options.engine, bound.now, options.capacity);
   const mutes = new ChannelMutes(agent, bound.now);
   const view = mutedView(agent, mutes, report);
   const unbind = bindWakeupEnvironment(view, bound);
