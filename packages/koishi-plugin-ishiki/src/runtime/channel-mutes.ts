@@ -7,6 +7,9 @@ import type { Agent, AgentState } from "@yesimagent/core";
  */
 type MuteState = AgentState & { ishikiMutes?: Record<string, number> };
 
+/** The end of a mute without a duration: the latest time a `Date` holds, lifted only by `ishiki.unmute`. */
+export const UNTIL_UNMUTED = 8.64e15;
+
 /**
  * The owner's mutes of one runtime (`ishiki.mute` / `ishiki.unmute`, issue 22), by `platform:selfId/channelId`.
  * Written through the agent's state (a `state` fact, so a mute survives a restart) and mirrored here, so the

@@ -2,7 +2,7 @@ import type { Agent, AgentChannel, AgentEvent } from "@yesimagent/core";
 import { channelKey } from "../engines/wakeup/channel-key.js";
 import { createdFact } from "../engines/wakeup/created-fact.js";
 import type { WakeupReport } from "../engines/index.js";
-import type { ChannelMutes } from "./channel-mutes.js";
+import { UNTIL_UNMUTED, type ChannelMutes } from "./channel-mutes.js";
 
 /**
  * The agent as the wakeup engine sees it (issue 22): `ishiki.message.created` facts of a channel the owner muted
@@ -20,7 +20,7 @@ export function mutedView(agent: Agent, mutes: ChannelMutes, report: (report: Wa
     const until = created === undefined ? undefined : mutes.mutedUntil(channelKey(created.fact));
     hidden = until !== undefined;
     if (created !== undefined && until !== undefined) {
-      report({ outcome: "quiet", rule: "mute", detail: `muted by the owner until ${new Date(until).toISOString()}`, channel: channelKey(created.fact), seq: created.seq, messageId: created.fact.messageId });
+      report({ outcome: "quiet", rule: "mute", detail: until >= UNTIL_UNMUTED ? "muted by the owner until ishiki.unmute" : `muted by the owner until ${new Date(until).toISOString()}`, channel: channelKey(created.fact), seq: created.seq, messageId: created.fact.messageId });
     }
     return hidden;
   };
