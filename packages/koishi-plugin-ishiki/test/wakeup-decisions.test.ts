@@ -23,7 +23,7 @@ const turns = (entries: readonly AgentEntry[]) => labels(entries).filter((label)
 function recorded(messages: Array<[string, number]>, extra: AgentEntry[] = []): AgentEntry[] {
   const facts = messages.map(([content, at], index) => {
     const data: IshikiMessageCreated = { timestamp: at, platform: "mock", selfId: "bot", channelId: "c1", isDirect: false, messageId: `r${index}`, content, user: { id: "u1", name: "Alice" } };
-    return createEntry("message", { role: "custom", type: "ishiki.message.created", data }, { timestamp: at }) as AgentEntry;
+    return createEntry("message", { id: `r${index}`, timestamp: at, role: "custom", type: "ishiki.message.created", data }, { timestamp: at }) as AgentEntry;
   });
   return [...facts, ...extra].sort((left, right) => left.timestamp - right.timestamp);
 }
