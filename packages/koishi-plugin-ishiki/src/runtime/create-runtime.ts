@@ -172,7 +172,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     handle = runtime;
 
     if (context.attach) teardown.add("engines", "context engine", context.attach(running));
-    const attached = attachWakeup(running, wakeup, { engine: profile.wakeup.engine });
+    const attached = attachWakeup(running, wakeup, { engine: profile.wakeup.engine, debug: (line) => logger.debug(line) });
     wakeupSide = attached;
     teardown.add("engines", "wakeup engine", () => attached.detach());
     teardown.add("engines", "wait", waits.attach(running));

@@ -9,7 +9,7 @@ import { UNTIL_UNMUTED, type ChannelMutes } from "./channel-mutes.js";
  * never reach the engine's listeners, whatever the engine (built-in or third-party), and each is reported once
  * as a `mute` decision. Facts are still stored, turns still run; everything else is the agent itself.
  */
-export function mutedView(agent: Agent, mutes: ChannelMutes, report: (report: WakeupReport) => void): Agent {
+export function mutedView(agent: Agent, mutes: ChannelMutes, report: (report: WakeupReport) => void, debug: (line: string) => void): Agent {
   // An engine subscribes several listeners (its own, the pending-hit rule's): decide once per event.
   let last: AgentEvent | undefined;
   let hidden = false;
@@ -20,6 +20,7 @@ export function mutedView(agent: Agent, mutes: ChannelMutes, report: (report: Wa
     const until = created === undefined ? undefined : mutes.mutedUntil(channelKey(created.fact));
     hidden = until !== undefined;
     if (created !== undefined && until !== undefined) {
+      debug(`message ${created.fact.messageId} of muted channel ${channelKey(created.fact)} not shown to the wakeup engine`);
       report({ outcome: "quiet", rule: "mute", detail: until >= UNTIL_UNMUTED ? "muted by the owner until ishiki.unmute" : `muted by the owner until ${new Date(until).toISOString()}`, channel: channelKey(created.fact), seq: created.seq, messageId: created.fact.messageId });
     }
     return hidden;

@@ -21,6 +21,8 @@ export interface AttachWakeupOptions {
   environment?(report: WakeupEnvironment["report"]): WakeupEnvironment;
   /** Decisions kept; `WAKEUP_DECISIONS_KEPT` when unset. */
   capacity?: number;
+  /** Where the one debug line per message of a muted channel goes. */
+  debug?(line: string): void;
 }
 
 /**
@@ -33,7 +35,7 @@ export function attachWakeup(agent: Agent, instance: WakeupEngineInstance, optio
   const bound = options.environment?.(report) ?? realWakeupEnvironment(report);
   ring = new WakeupDecisionRing(options.engine, bound.now, options.capacity);
   const mutes = new ChannelMutes(agent, bound.now);
-  const view = mutedView(agent, mutes, report);
+  const view = mutedView(agent, mutes, report, options.debug ?? (() => {}));
   const unbind = bindWakeupEnvironment(view, bound);
   const detach = instance.attach(view);
   return {
