@@ -27,14 +27,14 @@ afterEach(async () => {
 const group: ChannelDomain = { mode: "channel", platform: "mock", selfId: "bot", channelId: "c1", isDirect: false };
 
 /** A Koishi app with users `admin` (authority 3) and `guest` (1); `dir` is kept across restarts. */
-async function start(dir?: string, standard: Record<string, unknown> = { debounceMs: 0 }) {
+async function start(dir?: string, standard: Record<string, unknown> = { debounceMs: 0 }, database = true) {
   const dataPath = dir ?? (await mkdtemp(join(tmpdir(), "ishiki-why-")));
   if (dir === undefined) dirs.push(dataPath);
   const app = new Context();
   apps.push(app);
   const silent: Logger.Target = { colors: 0, record: () => {} };
   Logger.targets.splice(0, Logger.targets.length, silent);
-  app.plugin((memoryDatabase as unknown as { default: { default: never } }).default.default ?? (memoryDatabase as never));
+  if (database) app.plugin((memoryDatabase as unknown as { default: { default: never } }).default.default ?? (memoryDatabase as never));
   app.plugin(MockBot, { selfId: "bot" });
   app.plugin(IshikiService, {
     dataPath,
@@ -56,8 +56,7 @@ async function start(dir?: string, standard: Record<string, unknown> = { debounc
   });
   await app.start();
   await until(() => app.ishiki.profile("p")?.status === "active");
-  await app.database.create("user", { authority: 3 } as never).catch(() => undefined);
-  for (const [id, authority] of [["admin", 3], ["guest", 1], ["alice", 1]] as const) {
+  for (const [id, authority] of database ? ([["admin", 3], ["guest", 1], ["alice", 1]] as const) : []) {
     const existing = await app.database.getUser("mock", id);
     if (existing === undefined) await app.database.createUser("mock", id, { authority });
   }
@@ -108,6 +107,14 @@ describe("ishiki.why (issue 22)", () => {
     const mention = lines.findIndex((line) => line.includes("在吗"));
     expect(lines[mention + 1]).toMatch(/standard.*atSelf/);
     expect(lines[mention + 2]).toMatch(/finish.*tokens|tokens.*finish|finish/);
+  });
+
+  it("fails closed without a database: Koishi would check no authority, so every command refuses", async () => {
+    const { app, bot } = await start(undefined, { debounceMs: 0 }, false);
+    for (const command of ["ishiki.why", "ishiki.mute 10m", "ishiki.unmute", 'ishiki.preview {"engine":"standard"}']) {
+      expect(await say(app, bot, "admin", command)).toMatch(/没有用户表|no user table/);
+    }
+    expect((await stored(app)).some((entry) => entry.type === "state")).toBe(false);
   });
 
   it("refuses a user below admin authority", async () => {

@@ -2,7 +2,7 @@ import type { Context } from "koishi";
 import { UNTIL_UNMUTED } from "../../runtime/index.js";
 import type { IshikiService } from "../service.js";
 import { channelRuntime } from "./channel-runtime.js";
-import type { CommandOptions } from "./command-options.js";
+import { refusal, type CommandOptions } from "./command-options.js";
 import { parseDuration } from "./duration.js";
 
 /**
@@ -13,6 +13,8 @@ import { parseDuration } from "./duration.js";
 export function registerMute(ctx: Context, ishiki: IshikiService, options: CommandOptions): () => void {
   const mute = ctx.command("ishiki.mute [duration:string]", { authority: options.authority }).action(async ({ session }, duration) => {
     if (session === undefined) return;
+    const refused = refusal(session, options);
+    if (refused !== undefined) return refused;
     const ms = duration === undefined ? undefined : parseDuration(duration);
     if (duration !== undefined && ms === undefined) return session.text(".invalid", [duration]);
     const found = await channelRuntime(ishiki, session);
@@ -24,6 +26,8 @@ export function registerMute(ctx: Context, ishiki: IshikiService, options: Comma
   });
   const unmute = ctx.command("ishiki.unmute", { authority: options.authority }).action(async ({ session }) => {
     if (session === undefined) return;
+    const refused = refusal(session, options);
+    if (refused !== undefined) return refused;
     const found = await channelRuntime(ishiki, session);
     if (found === undefined) return session.text("commands.ishiki.messages.unclaimed");
     const was = await found.runtime.wakeup.mutes.unmute(found.channel);

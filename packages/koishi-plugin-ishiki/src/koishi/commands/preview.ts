@@ -4,7 +4,7 @@ import type { PreviewMessage, WakeupPreview } from "../../runtime/index.js";
 import { PreviewSettingsError } from "../channel-preview.js";
 import type { IshikiService } from "../service.js";
 import { channelRuntime } from "./channel-runtime.js";
-import type { CommandOptions } from "./command-options.js";
+import { refusal, type CommandOptions } from "./command-options.js";
 
 const SNIPPET_CHARS = 30;
 
@@ -21,6 +21,8 @@ export function registerPreview(ctx: Context, ishiki: IshikiService, options: Co
     .option("limit", "-l <limit:posint>", { fallback: 10 })
     .action(async ({ session, options: flags }, text) => {
       if (session === undefined) return;
+      const refused = refusal(session, options);
+      if (refused !== undefined) return refused;
       let settings: unknown;
       try {
         settings = JSON.parse(text ?? "");

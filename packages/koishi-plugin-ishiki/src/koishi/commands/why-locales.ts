@@ -3,7 +3,12 @@
 export const whyLocales = {
   "zh-CN": {
     commands: {
-      ishiki: { messages: { unclaimed: "此频道没有被任何已激活的 profile 认领。" } },
+      ishiki: {
+        messages: {
+          unclaimed: "此频道没有被任何已激活的 profile 认领。",
+          "no-user-table": "无法确认你的权限：没有数据库插件时 Koishi 没有用户表，ishiki 管理命令因此不可用。",
+        },
+      },
       "ishiki.why": {
         description: "查看机器人为什么回复或没有回复本频道最近的消息",
         messages: {
@@ -54,7 +59,12 @@ export const whyLocales = {
   },
   "en-US": {
     commands: {
-      ishiki: { messages: { unclaimed: "No active profile claims this channel." } },
+      ishiki: {
+        messages: {
+          unclaimed: "No active profile claims this channel.",
+          "no-user-table": "Your authority cannot be checked: without a database plugin Koishi has no user table, so the ishiki owner commands are unavailable.",
+        },
+      },
       "ishiki.why": {
         description: "Why the bot answered or did not answer the last messages of this channel",
         messages: {

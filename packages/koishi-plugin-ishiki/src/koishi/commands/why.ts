@@ -3,7 +3,7 @@ import { formatStamp, textContent } from "../../engines/shared/index.js";
 import { UNTIL_UNMUTED } from "../../runtime/index.js";
 import type { IshikiService } from "../service.js";
 import { channelRuntime } from "./channel-runtime.js";
-import type { CommandOptions } from "./command-options.js";
+import { refusal, type CommandOptions } from "./command-options.js";
 import { explainChannel, type MessageFate, type TurnSummary } from "./why-report.js";
 
 const DEFAULT_COUNT = 5;
@@ -17,6 +17,8 @@ const SNIPPET_CHARS = 40;
 export function registerWhy(ctx: Context, ishiki: IshikiService, options: CommandOptions): () => void {
   const command = ctx.command("ishiki.why [count:posint]", { authority: options.authority }).action(async ({ session }, count) => {
     if (session === undefined) return;
+    const refused = refusal(session, options);
+    if (refused !== undefined) return refused;
     const found = await channelRuntime(ishiki, session);
     if (found === undefined) return session.text("commands.ishiki.messages.unclaimed");
     const { runtime, channel } = found;
