@@ -24,6 +24,7 @@ import { ToolSurface } from "./tool-surface.js";
 import { catalogMessages, ToolSurfacePlugin } from "./tool-surface-plugin.js";
 import { outboundTarget } from "./outbound-target.js";
 import { createTextReplyPlugin, textReplyMode } from "./text-reply.js";
+import { attachWakeup, type WakeupAttachment } from "./wakeup-attach.js";
 
 /**
  * Creates one runtime in the order of spec 08 KP-18: home, ResourceCenter, the context, wakeup and toolcall
@@ -145,6 +146,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     await running.init();
     await initialiseCatalog(surface, surfacePlugin, running, assembleTools, logger);
 
+    let wakeupSide: WakeupAttachment | undefined;
     const runtime: Runtime = {
       id,
       profileId: profile.id,
@@ -153,19 +155,26 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       agent: running,
       resources: resources.center,
       logger,
+      host,
       async deliver(event: IshikiEvent) {
         running.send(await captureMedia(event, resources.center), { trigger: false, ifBusy: "join" });
       },
       wake(prompt?: string) {
         return running.continue(prompt === undefined || prompt.trim() === "" ? "Continue." : prompt);
       },
-      hasScheduledWork: () => waits.isArmed() || hasScheduledWork(running),
+      get wakeup(): WakeupAttachment {
+        if (wakeupSide === undefined) throw new Error("the wakeup engine is not attached yet");
+        return wakeupSide;
+      },
+      hasScheduledWork: () => waits.isArmed() || hasScheduledWork(running) || wakeupSide?.hasScheduledWork() === true,
       stop: () => teardown.run(),
     };
     handle = runtime;
 
     if (context.attach) teardown.add("engines", "context engine", context.attach(running));
-    teardown.add("engines", "wakeup engine", wakeup.attach(running));
+    const attached = attachWakeup(running, wakeup, { engine: profile.wakeup.engine, debug: (line) => logger.debug(line) });
+    wakeupSide = attached;
+    teardown.add("engines", "wakeup engine", () => attached.detach());
     teardown.add("engines", "wait", waits.attach(running));
     for (const extension of extensions) await attachExtension(extension, runtime);
     return runtime;

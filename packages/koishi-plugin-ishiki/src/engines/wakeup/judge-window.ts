@@ -23,8 +23,9 @@ export interface JudgeChannel {
   running: boolean;
   /** Facts arrived while a judgement ran: one more run on the newest window. */
   rerun: boolean;
-  /** The newest fact's seq, the one a wake is for. */
+  /** The newest fact's seq, the one a wake is for, and its message id. */
   seq: number;
+  messageId?: string;
 }
 
 function clip(text: string): string {
