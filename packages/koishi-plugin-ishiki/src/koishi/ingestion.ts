@@ -51,7 +51,7 @@ export function route(activations: Iterable<ProfileActivation>, platform: string
 }
 
 /** Channel mode: the session's channel; cross mode: every claimed account (KP-13). */
-function domainOf(activation: ProfileActivation, session: Session): RuntimeDomain {
+export function domainOf(activation: ProfileActivation, session: Session): RuntimeDomain {
   const { profile } = activation;
   if (profile.mode === "cross") return { mode: "cross", accounts: profile.channels };
   const domain: RuntimeDomain = { mode: "channel", platform: session.platform, selfId: session.selfId, channelId: session.channelId!, isDirect: session.isDirect === true || session.channelId!.startsWith("private:") };

@@ -1,4 +1,5 @@
 import { Schema } from "koishi";
+import { BudgetSchema } from "./operating-schema.js";
 
 const engine = (name: string) => Schema.object({ engine: Schema.string().default(name) });
 
@@ -46,6 +47,7 @@ export const ProfileSchema = Schema.object({
     recentImageCount: Schema.natural().default(4),
     imagePruneBatchSize: Schema.natural().min(1).default(2),
   }),
+  budget: BudgetSchema,
 }).i18n({
   "zh-CN": {
     model: "模型引用：`provider:model[:level]` 或模型组名。",
