@@ -64,7 +64,7 @@ export async function startOperatingApp(options: OperatingAppOptions): Promise<O
   });
   const app = new Context();
   // CommonJS with `exports.default`: Node ESM hands over the exports object (docs: toolchain traps).
-  app.plugin((MemoryDriver as unknown as { default: typeof MemoryDriver }).default);
+  app.plugin((MemoryDriver as unknown as { default: never }).default);
   app.plugin(MockBot, { selfId: "bot" });
   const providers = { mock: { api: "scripted", ...(options.models ? { models: options.models } : {}) }, judge: { api: "judging", models: [{ id: "j", prices: { input: 100, output: 100 } }] } };
   app.plugin(IshikiService, {
