@@ -1,5 +1,5 @@
 import type { LanguageModelUsage } from "ai";
-import type { EmbeddingModelV4, LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import type { EmbeddingModelV4, LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider";
 import { servedBy, type Gateway } from "@yesimagent/gateway";
 import { storedUsage } from "./usage-sum.js";
 
@@ -7,6 +7,22 @@ import { storedUsage } from "./usage-sum.js";
 export interface ModelCall {
   model: string;
   usage: LanguageModelUsage;
+  /** What the caller said the call was for (`providerOptions.ishiki.purpose`), e.g. `compaction`. */
+  detail?: string;
+}
+
+/**
+ * A caller may say what one call is for with `providerOptions: { ishiki: { purpose: "compaction" } }`; providers
+ * read only their own namespace, so the option reaches no endpoint.
+ */
+function detailOf(options: LanguageModelV4CallOptions): string | undefined {
+  const purpose = options.providerOptions?.ishiki?.purpose;
+  return typeof purpose === "string" && purpose !== "" ? purpose : undefined;
+}
+
+function call(model: string, usage: LanguageModelV4Usage, options: LanguageModelV4CallOptions): ModelCall {
+  const detail = detailOf(options);
+  return { model, usage: storedUsage(usage), ...(detail === undefined ? {} : { detail }) };
 }
 
 /** Receives every answered call of a metered model; it must not throw (its errors are swallowed). */
@@ -39,14 +55,14 @@ export function meterLanguageModel(model: LanguageModelV4, ref: string, sink: Ca
     },
     async doGenerate(options) {
       const result = await model.doGenerate(options);
-      report(sink, { model: servedBy(result.providerMetadata) ?? ref, usage: storedUsage(result.usage) });
+      report(sink, call(servedBy(result.providerMetadata) ?? ref, result.usage, options));
       return result;
     },
     async doStream(options) {
       const result = await model.doStream(options);
       const observe = new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
         transform(part, controller) {
-          if (part.type === "finish") report(sink, { model: servedBy(part.providerMetadata) ?? ref, usage: storedUsage(part.usage) });
+          if (part.type === "finish") report(sink, call(servedBy(part.providerMetadata) ?? ref, part.usage, options));
           controller.enqueue(part);
         },
       });

@@ -5,6 +5,11 @@ import type { CallSink, ModelCall } from "./metered-model.js";
 import { TURN_PURPOSE } from "./usage-facts.js";
 import { countsOf } from "./usage-sum.js";
 
+/** The requester, refined by what the caller said the call was for: `context:standard/compaction`. */
+function purposeOf(requester: string, call: ModelCall): string {
+  return call.detail === undefined ? requester : `${requester}/${call.detail}`;
+}
+
 /**
  * Where one runtime's model usage goes (issue 22). Calls of a turn step are collected and written onto the
  * step's assistant message (its `usage` is already there; the runtime adds the `model` that served it, or the
@@ -25,7 +30,7 @@ export class UsageRecorder {
   public stepSink(purpose: string = TURN_PURPOSE): CallSink {
     return (call) => {
       this.count(call);
-      this.step.push({ model: call.model, purpose, usage: call.usage });
+      this.step.push({ model: call.model, purpose: purposeOf(purpose, call), usage: call.usage });
     };
   }
 
@@ -40,7 +45,7 @@ export class UsageRecorder {
         return;
       }
       const turnId = agent.getActiveTurnId() ?? undefined;
-      const entry = createEntry("ishiki.usage", { purpose, model: call.model, usage: call.usage }, turnId === undefined ? {} : { turnId });
+      const entry = createEntry("ishiki.usage", { purpose: purposeOf(purpose, call), model: call.model, usage: call.usage }, turnId === undefined ? {} : { turnId });
       agent.storage.append(entry).catch((error: unknown) => this.logger.warn(`usage of ${purpose} not written: ${error instanceof Error ? error.message : String(error)}`));
     };
   }
