@@ -43,6 +43,16 @@ describe("owner commands (issue 22)", () => {
     expect(await kernel.say("boss", "lobby", "ishiki.status")).toMatch(/^profile p：运行中/);
   });
 
+  it("without a database (no user table, so Koishi checks no authority) the commands refuse everyone, unless commandAuthority is 0", async () => {
+    kernel = await startOperatingApp({ profiles: { p: profile() }, database: false });
+    for (const command of ["ishiki.status", "ishiki.usage", "ishiki.reset"]) {
+      expect(await kernel.say("anyone", "lobby", command)).toBe("无法确认你的权限：没有数据库插件时 Koishi 没有用户表，ishiki 管理命令因此不可用（或把 commandAuthority 设为 0）。");
+    }
+    await kernel.dispose();
+    kernel = await startOperatingApp({ profiles: { p: profile() }, database: false, commandAuthority: 0 });
+    expect(await kernel.say("anyone", "lobby", "ishiki.status")).toMatch(/^profile p：运行中/);
+  });
+
   it("the authority is configurable", async () => {
     kernel = await startOperatingApp({ profiles: { p: profile() }, users: { boss: 3, pal: 1 }, commandAuthority: 4 });
     expect(await kernel.say("boss", "lobby", "ishiki.status")).toBe("权限不足。");

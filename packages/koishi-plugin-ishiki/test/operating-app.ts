@@ -41,6 +41,8 @@ export interface OperatingAppOptions {
   /** The judge model's answers (provider `judge`). */
   judge?: () => string;
   commandAuthority?: number;
+  /** Without a database Koishi has no users (and checks no authority); default true. */
+  database?: boolean;
   /** Users with an authority, created before the test talks. */
   users?: Record<string, number>;
 }
@@ -64,7 +66,7 @@ export async function startOperatingApp(options: OperatingAppOptions): Promise<O
   });
   const app = new Context();
   // CommonJS with `exports.default`: Node ESM hands over the exports object (docs: toolchain traps).
-  app.plugin((MemoryDriver as unknown as { default: never }).default);
+  if (options.database !== false) app.plugin((MemoryDriver as unknown as { default: never }).default);
   app.plugin(MockBot, { selfId: "bot" });
   const providers = { mock: { api: "scripted", ...(options.models ? { models: options.models } : {}) }, judge: { api: "judging", models: [{ id: "j", prices: { input: 100, output: 100 } }] } };
   app.plugin(IshikiService, {

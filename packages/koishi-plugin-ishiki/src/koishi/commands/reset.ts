@@ -2,6 +2,7 @@ import type { Context, Session } from "koishi";
 import { createEntry } from "@yesimagent/core";
 import { domainOf, route } from "../ingestion.js";
 import type { CommandKernel, CommandSettings } from "./command-kernel.js";
+import { defineAuthorityTexts, refusal } from "./authority.js";
 import { defineTexts, textOf } from "./format.js";
 
 const NAME = "ishiki.reset";
@@ -40,10 +41,12 @@ const enUS = {
  */
 export function registerResetCommand(ctx: Context, kernel: CommandKernel, settings: CommandSettings): () => void {
   const texts = defineTexts(ctx, { "zh-CN": zhCN, "en-US": enUS });
-  const command = ctx.command(NAME, { authority: settings.authority }).action(({ session }) => reset(session!, kernel));
+  const authorityTexts = defineAuthorityTexts(ctx);
+  const command = ctx.command(NAME, { authority: settings.authority }).action(({ session }) => refusal(session!, settings) ?? reset(session!, kernel));
   return () => {
     command.dispose();
     texts();
+    authorityTexts();
   };
 }
 

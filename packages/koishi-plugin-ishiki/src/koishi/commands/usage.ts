@@ -1,6 +1,7 @@
 import type { Context, Session } from "koishi";
 import { pricesOf, profileStreams, readUsage, summariseUsage, utcDayStart, type UsageItem, type UsageLine } from "../../usage/index.js";
 import type { CommandKernel, CommandSettings } from "./command-kernel.js";
+import { defineAuthorityTexts, refusal } from "./authority.js";
 import { defineTexts, formatCost, formatCount, textOf } from "./format.js";
 
 const NAME = "ishiki.usage";
@@ -70,15 +71,17 @@ function inChannel(item: UsageItem, channel: string): boolean {
  */
 export function registerUsageCommand(ctx: Context, kernel: CommandKernel, settings: CommandSettings): () => void {
   const texts = defineTexts(ctx, { "zh-CN": zhCN, "en-US": enUS });
+  const authorityTexts = defineAuthorityTexts(ctx);
   const command = ctx
     .command(NAME, { authority: settings.authority })
     .option("profile", "-p <profile:string>")
     .option("channel", "-c <channel:string>")
     .option("days", "--days <days:posint>")
-    .action(({ session, options }) => usage(session!, kernel, options as UsageOptions));
+    .action(({ session, options }) => refusal(session!, settings) ?? usage(session!, kernel, options as UsageOptions));
   return () => {
     command.dispose();
     texts();
+    authorityTexts();
   };
 }
 
