@@ -169,6 +169,15 @@ describe("daily budgets (issue 22)", () => {
     expect((await kernel.say("boss", "lobby", "ishiki.status")).split("\n")[3]).toMatch(/达到预算：改用模型组 cheap$/);
   });
 
+  it("a budget that cannot act is refused with the profile (skipped, with its reason)", async () => {
+    kernel = await startOperatingApp({ profiles: { p: profile({ budget: { dailyTokens: 5, whenReached: "group" } }), q: profile({ channels: { "mock:bot": ["h*"] }, budget: { dailyCost: -1 } }) } });
+    await until(() => kernel!.logs.filter(([, line]) => line.includes("profile skipped")).length === 2);
+    expect(kernel.logs.filter(([, line]) => line.includes("profile skipped")).map(([, line]) => line)).toEqual([
+      expect.stringMatching(/^\[p\] profile skipped: .*budget\.group: required with whenReached: group$/),
+      expect.stringMatching(/^\[q\] profile skipped: .*budget\.dailyCost/),
+    ]);
+  });
+
   it("today's usage already on disk counts after a restart of the profile", async () => {
     kernel = await startOperatingApp({ profiles: { p: profile({ budget: { dailyTokens: 8 } }) }, users: { boss: 3 } });
     await kernel.say("u1", "g1", "hello bot");
@@ -178,6 +187,7 @@ describe("daily budgets (issue 22)", () => {
     const { ProfileActivation } = await import("../src/koishi/index.js");
     const again = new ProfileActivation(kernel.app, kernel.app.ishiki, activation.profile);
     const stop = await again.start();
+    await again.budgetSeeded;
     expect(again.budget!.status().tokens).toBe(5);
     stop();
   });

@@ -48,6 +48,8 @@ export class ProfileActivation {
   public readonly services: string[];
   /** The profile's spending of the day against `budget` (issue 22); none without a budget. */
   public readonly budget: DailyBudget | undefined;
+  /** Settles once today's usage on disk has been added to `budget` (read in the background at start). */
+  public budgetSeeded: Promise<void> = Promise.resolve();
 
   public constructor(
     private readonly ctx: Context,
@@ -80,7 +82,8 @@ export class ProfileActivation {
       this.fail(error);
       return () => {};
     }
-    await this.seedBudget();
+    // Not awaited: activation does not wait for the scan, whose window ends where live counting began.
+    this.budgetSeeded = this.seedBudget();
     const fork = this.ctx.inject(this.services, (fiber) => this.activate(fiber));
     this.reportMissingSoon();
     return () => fork.dispose();
