@@ -1,12 +1,18 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AgentEntry } from "@yesimagent/core";
 import { finishReply, startOperatingApp, type OperatingApp } from "./operating-app.js";
 import { until } from "./runtime-app.js";
 
 let kernel: OperatingApp | undefined;
+// Budgets and `--days` count UTC days: the wall clock is pinned to noon of one day (timers stay real).
+const NOON = Date.UTC(2026, 11, 1, 12);
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"], now: NOON });
+});
 afterEach(async () => {
   await kernel?.dispose();
   kernel = undefined;
+  vi.useRealTimers();
 });
 
 const prices = { input: 1000, output: 2000, cacheRead: 100 };
@@ -148,7 +154,7 @@ describe("daily budgets (issue 22)", () => {
 
     const status = (await kernel.say("boss", "lobby", "ishiki.status")).split("\n");
     expect(status[2]).toBe("  预算：今日 10 / 5 tokens，估算费用 0.0000（UTC 日）");
-    expect(status[3]).toMatch(/^  已于 \d\d:\d\d UTC 达到预算：只在被直接提及（私聊、@机器人、引用机器人）时唤醒$/);
+    expect(status[3]).toBe("  已于 12:00 UTC 达到预算：只在被直接提及（私聊、@机器人、引用机器人）时唤醒");
   });
 
   it("whenReached: group — at the limit the profile runs on the named cheaper group, and the step facts say so", async () => {
@@ -182,7 +188,8 @@ describe("daily budgets (issue 22)", () => {
     kernel = await startOperatingApp({ profiles: { p: profile({ budget: { dailyTokens: 8 } }) }, users: { boss: 3 } });
     await kernel.say("u1", "g1", "hello bot");
     await until(async () => turnsDone(await kernel!.events("p", "g1")) === 1);
-    // A second activation of the same directory reads today's 5 tokens back.
+    // A second activation of the same directory, a minute later, reads today's 5 tokens back.
+    vi.setSystemTime(NOON + 60_000);
     const activation = kernel.app.ishiki.profile("p")!;
     const { ProfileActivation } = await import("../src/koishi/index.js");
     const again = new ProfileActivation(kernel.app, kernel.app.ishiki, activation.profile);
@@ -190,6 +197,12 @@ describe("daily budgets (issue 22)", () => {
     await again.budgetSeeded;
     expect(again.budget!.status().tokens).toBe(5);
     stop();
+
+    // The next UTC day starts from zero; yesterday stays in `--days 2`.
+    vi.setSystemTime(NOON + 86_400_000);
+    expect((await kernel.say("boss", "lobby", "ishiki.status")).split("\n")[2]).toBe("  预算：今日 0 / 8 tokens，估算费用 0.0000（UTC 日）");
+    expect((await kernel.say("boss", "lobby", "ishiki.usage")).split("\n").slice(1)).toEqual(["这段时间没有记录到模型调用。"]);
+    expect((await kernel.say("boss", "lobby", "ishiki.usage --days 2")).split("\n")[1]).toBe("合计：输入 3（缓存 0）/ 输出 2 tokens，1 次调用，费用 未定价");
   });
 });
 
