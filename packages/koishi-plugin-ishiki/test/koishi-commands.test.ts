@@ -1,7 +1,8 @@
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AgentEntry } from "@yesimagent/core";
 import { finishReply, startOperatingApp, type OperatingApp } from "./operating-app.js";
-import { until } from "./runtime-app.js";
+import { readEvents, until } from "./runtime-app.js";
 
 let kernel: OperatingApp | undefined;
 // Budgets and `--days` count UTC days: the wall clock is pinned to noon of one day (timers stay real).
@@ -223,6 +224,13 @@ describe("ishiki.reset (issue 22)", () => {
     const entries = await kernel.events("p", "g1");
     expect(entries.filter((entry) => entry.type === "ishiki.reset").map((entry) => entry.data)).toEqual([{ by: "mock:boss" }]);
     expect(JSON.stringify(entries)).toContain("zebra");
+  });
+
+  it("in cross mode resets the profile's one stream, and says so", async () => {
+    kernel = await startOperatingApp({ profiles: { p: profile({ mode: "cross" }) }, users: { boss: 3 } });
+    expect(await kernel.say("boss", "g1", "ishiki.reset")).toBe("已开始新的上下文（p/main）：这个 profile 是 cross 模式，重置对它认领的所有频道生效。");
+    const entries = await readEvents(join(kernel.dir, "profiles", "p", "runtimes", "main"));
+    expect(entries.filter((entry) => entry.type === "ishiki.reset")).toHaveLength(1);
   });
 
   it("answers in an unclaimed channel that there is nothing to reset", async () => {
