@@ -77,7 +77,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         resources: resources.center,
         logger,
         gateway: meterGateway(options.gateway, sink),
-        profileModel: () => meterLanguageModel(options.gateway.profileModel(modelRef(), { failover: profile.failover, logger }), modelRef(), sink),
+        profileModel: () => {
+          const ref = modelRef();
+          return meterLanguageModel(options.gateway.profileModel(ref, { failover: profile.failover, logger }), ref, sink);
+        },
       },
       () => handle,
     );
