@@ -60,6 +60,14 @@ describe("owner commands (issue 22)", () => {
     expect(await kernel.say("anyone", "lobby", "ishiki.status")).toMatch(/^profile p：运行中/);
   });
 
+  it("answer in the user's locale (en-US)", async () => {
+    kernel = await startOperatingApp({ profiles: { p: profile() } });
+    await kernel.app.database.createUser("mock", "eve", { authority: 3, locales: ["en-US"] });
+    expect(await kernel.say("eve", "lobby", "ishiki.status")).toBe("profile p: active, 0 runtime(s) in this process\nmodel groups: none");
+    expect(await kernel.say("eve", "lobby", "ishiki.usage")).toBe("usage: the last 1 day(s) (since 2026-12-01 00:00 UTC)\nNo model calls were recorded in that time.");
+    expect(await kernel.say("eve", "lobby", "ishiki.reset")).toBe("This channel belongs to no active profile; there is no context to reset.");
+  });
+
   it("the authority is configurable", async () => {
     kernel = await startOperatingApp({ profiles: { p: profile() }, users: { boss: 3, pal: 1 }, commandAuthority: 4 });
     expect(await kernel.say("boss", "lobby", "ishiki.status")).toBe("权限不足。");
