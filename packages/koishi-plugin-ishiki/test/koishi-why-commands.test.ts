@@ -27,7 +27,7 @@ afterEach(async () => {
 const group: ChannelDomain = { mode: "channel", platform: "mock", selfId: "bot", channelId: "c1", isDirect: false };
 
 /** A Koishi app with users `admin` (authority 3) and `guest` (1); `dir` is kept across restarts. */
-async function start(dir?: string, standard: Record<string, unknown> = { debounceMs: 0 }, database = true) {
+async function start(dir?: string, standard: Record<string, unknown> = { debounceMs: 0 }, database = true, prices?: Record<string, number>) {
   const dataPath = dir ?? (await mkdtemp(join(tmpdir(), "ishiki-why-")));
   if (dir === undefined) dirs.push(dataPath);
   const app = new Context();
@@ -52,7 +52,7 @@ async function start(dir?: string, standard: Record<string, unknown> = { debounc
         throw new Error("no images");
       },
     }) as ProviderV4);
-    ctx.ishiki.gateway.reconfigure({ providers: { mock: { api: "scripted" } } });
+    ctx.ishiki.gateway.reconfigure({ providers: { mock: { api: "scripted", ...(prices === undefined ? {} : { models: [{ id: "m", toolCall: true, prices }] }) } } });
   });
   await app.start();
   await until(() => app.ishiki.profile("p")?.status === "active");
@@ -107,6 +107,15 @@ describe("ishiki.why (issue 22)", () => {
     const mention = lines.findIndex((line) => line.includes("在吗"));
     expect(lines[mention + 1]).toMatch(/standard.*atSelf/);
     expect(lines[mention + 2]).toMatch(/finish.*tokens|tokens.*finish|finish/);
+    expect(reply).not.toMatch(/估算费用/);
+  });
+
+  it("adds a turn's estimated cost when its model declares prices", async () => {
+    const { app, bot } = await start(undefined, { debounceMs: 0, keywords: ["开会"] }, true, { input: 1_000_000, output: 2_000_000 });
+    await say(app, bot, "alice", "下午三点开会");
+    await until(async () => turnStarts(await stored(app)) === 1);
+    const reply = await say(app, bot, "admin", "ishiki.why 1");
+    expect(reply).toMatch(/估算费用 7\.0000/); // 3 input and 2 output tokens at 1 and 2 per token
   });
 
   it("fails closed without a database: Koishi would check no authority, so every command refuses", async () => {

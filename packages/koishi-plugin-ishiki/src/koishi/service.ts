@@ -7,7 +7,8 @@ import { createGateway, readModelsFile, type Gateway, type GatewayConfigSource }
 import type { Runtime } from "../runtime/index.js";
 import type { OutboundPort } from "../tools/index.js";
 import { registerBuiltinEngines } from "./builtin-engines.js";
-import { IshikiConfig } from "./config.js";
+import { DEFAULT_COMMAND_AUTHORITY, IshikiConfig } from "./config.js";
+import { registerCommands } from "./commands/index.js";
 import { listenToSessions } from "./ingestion.js";
 import { loadProfiles } from "./profile-loading.js";
 import { createKoishiOutboundPort } from "./koishi-outbound.js";
@@ -15,7 +16,6 @@ import { ProfileActivation } from "./profile-activation.js";
 import { usage } from "./usage.js";
 import { previewChannel, type ChannelPreviewRequest } from "./channel-preview.js";
 import type { WakeupPreview } from "../runtime/index.js";
-import { registerWhyCommands } from "./commands/index.js";
 
 declare module "koishi" {
   interface Context {
@@ -62,17 +62,17 @@ export class IshikiService extends Service {
     if (settings.codemodeWorkers !== undefined) ctx.effect(() => configureCodemodeWorkers(settings.codemodeWorkers as number));
     registerBuiltinEngines(ctx);
     listenToSessions(ctx, () => this.activations.values(), this.logger);
-    registerWhyCommands(ctx, this, { authority: 3 });
-  }
-
-  /** A profile's activation, when the profile was loaded. */
-  profile(id: string): ProfileActivation | undefined {
-    return this.activations.get(id);
+    registerCommands(ctx, this, { authority: settings.commandAuthority ?? DEFAULT_COMMAND_AUTHORITY });
   }
 
   /** Every loaded profile's activation, in id order. */
   profiles(): ProfileActivation[] {
     return [...this.activations.values()];
+  }
+
+  /** A profile's activation, when the profile was loaded. */
+  profile(id: string): ProfileActivation | undefined {
+    return this.activations.get(id);
   }
 
   /** The runtime of `domain` in profile `profileId`, created on first use; rejects unless the profile is active. */

@@ -5,6 +5,7 @@ import type { AgentRuntime, Extension, ExtensionHost, RuntimeDomain } from "../e
 import type { ContextEngine, ToolcallEngine, WakeupEngine } from "../engines/index.js";
 import type { ResolvedProfile } from "../profile/index.js";
 import type { WakeupAttachment } from "./wakeup-attach.js";
+import type { DailyBudget } from "../usage/index.js";
 
 /** An enabled extension's provider with its validated config, in `extends` order. */
 export interface ExtensionProvider {
@@ -37,6 +38,8 @@ export interface RuntimeOptions {
   outbound: OutboundPort;
   /** Per-message steps of `send_message` over this runtime's center: media resolution, typing pause (spec 08 KP-31, KP-33). */
   sendMessage?(center: ResourceCenter): Pick<SendMessageToolOptions, "prepare" | "pause">;
+  /** The profile's daily budget, shared by its runtimes (issue 22); none without `budget`. */
+  budget?: DailyBudget;
   /** Steps per turn; the agent's default when unset. */
   maxSteps?: number;
 }

@@ -3,6 +3,7 @@ import type { Agent, AgentPlugin } from "@yesimagent/core";
 import type { ContextEngineInstance } from "../engines/index.js";
 import { renderFacts } from "../engines/shared/index.js";
 import type { ModelBinding } from "./model-binding.js";
+import { sinceLastReset } from "./context-reset.js";
 import { stopRule } from "./stop-rule.js";
 
 /** What the model sees in place of a history that holds nothing yet; never persisted. */
@@ -33,7 +34,10 @@ export function createRuntimePlugin(options: RuntimePluginOptions): AgentPlugin 
     extendInstructions: () => options.instructions(),
     extendTools: () => options.tools(),
     async transformEntries(entries, request) {
-      return context.prepareEntries ? await context.prepareEntries(entries, request) : undefined;
+      // Every engine sees the context after the latest `ishiki.reset` only (issue 22); history stays on disk.
+      const current = sinceLastReset(entries);
+      if (context.prepareEntries) return await context.prepareEntries(current, request);
+      return current === entries ? undefined : current;
     },
     async transformMessages(messages, request) {
       const rendered = context.renderMessages ? await context.renderMessages(messages, request) : messages;

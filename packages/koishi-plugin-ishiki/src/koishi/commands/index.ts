@@ -1,15 +1,29 @@
 import type { Context } from "koishi";
 import type { IshikiService } from "../service.js";
-import type { CommandOptions } from "./command-options.js";
+import type { CommandSettings } from "./command-kernel.js";
 import { registerMute } from "./mute.js";
 import { registerPreview } from "./preview.js";
+import { registerResetCommand } from "./reset.js";
+import { registerStatusCommand } from "./status.js";
+import { registerUsageCommand } from "./usage.js";
 import { registerWhy } from "./why.js";
 import { whyLocales } from "./why-locales.js";
 
-/** The commands of helper `why` (issue 22); the lead merges this list with the other commands. */
-export function registerWhyCommands(ctx: Context, ishiki: IshikiService, options: CommandOptions): () => void {
-  const disposers = [ctx.i18n.define("zh-CN", whyLocales["zh-CN"]), ctx.i18n.define("en-US", whyLocales["en-US"]), registerWhy(ctx, ishiki, options), registerMute(ctx, ishiki, options), registerPreview(ctx, ishiki, options)];
+export type { CommandKernel, CommandSettings } from "./command-kernel.js";
+
+/** The owner's `ishiki.*` commands (issue 22), one file each; the returned function removes them all. */
+export function registerCommands(ctx: Context, ishiki: IshikiService, settings: CommandSettings): () => void {
+  const disposers = [
+    ctx.i18n.define("zh-CN", whyLocales["zh-CN"]),
+    ctx.i18n.define("en-US", whyLocales["en-US"]),
+    registerStatusCommand(ctx, ishiki, settings),
+    registerUsageCommand(ctx, ishiki, settings),
+    registerResetCommand(ctx, ishiki, settings),
+    registerWhy(ctx, ishiki, settings),
+    registerMute(ctx, ishiki, settings),
+    registerPreview(ctx, ishiki, settings),
+  ];
   return () => {
-    for (const dispose of disposers.reverse()) dispose();
+    for (const dispose of [...disposers].reverse()) dispose();
   };
 }

@@ -2,7 +2,8 @@ import type { Context } from "koishi";
 import { UNTIL_UNMUTED } from "../../runtime/index.js";
 import type { IshikiService } from "../service.js";
 import { channelRuntime } from "./channel-runtime.js";
-import { refusal, type CommandOptions } from "./command-options.js";
+import { refusal } from "./authority.js";
+import type { CommandSettings } from "./command-kernel.js";
 import { parseDuration } from "./duration.js";
 
 /**
@@ -10,7 +11,7 @@ import { parseDuration } from "./duration.js";
  * (private chats included), for a while or until unmuted. The mute is a `state` fact, so it survives a restart;
  * while it lasts the channel's facts are stored but never reach the wakeup engine, and `ishiki.why` names it.
  */
-export function registerMute(ctx: Context, ishiki: IshikiService, options: CommandOptions): () => void {
+export function registerMute(ctx: Context, ishiki: IshikiService, options: CommandSettings): () => void {
   const mute = ctx.command("ishiki.mute [duration:string]", { authority: options.authority }).action(async ({ session }, duration) => {
     if (session === undefined) return;
     const refused = refusal(session, options);

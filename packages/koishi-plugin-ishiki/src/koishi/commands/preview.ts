@@ -4,7 +4,8 @@ import type { PreviewMessage, WakeupPreview } from "../../runtime/index.js";
 import { PreviewSettingsError } from "../channel-preview.js";
 import type { IshikiService } from "../service.js";
 import { channelRuntime } from "./channel-runtime.js";
-import { refusal, type CommandOptions } from "./command-options.js";
+import { refusal } from "./authority.js";
+import type { CommandSettings } from "./command-kernel.js";
 
 const SNIPPET_CHARS = 30;
 
@@ -13,7 +14,7 @@ const SNIPPET_CHARS = 30;
  * wakeup engine with the settings given as one JSON argument, and answers how often and on which messages the
  * bot would have woken, beside what happened. No model is called unless `--model-calls` grants some.
  */
-export function registerPreview(ctx: Context, ishiki: IshikiService, options: CommandOptions): () => void {
+export function registerPreview(ctx: Context, ishiki: IshikiService, options: CommandSettings): () => void {
   const command = ctx
     .command("ishiki.preview <settings:text>", { authority: options.authority })
     .option("days", "-d <days:posint>", { fallback: 7 })

@@ -6,7 +6,6 @@ export const whyLocales = {
       ishiki: {
         messages: {
           unclaimed: "此频道没有被任何已激活的 profile 认领。",
-          "no-user-table": "无法确认你的权限：没有数据库插件时 Koishi 没有用户表，ishiki 管理命令因此不可用。",
         },
       },
       "ishiki.why": {
@@ -23,6 +22,7 @@ export const whyLocales = {
           "outcome-quiet": "不唤醒",
           "no-decision": "  · 没有记录的决定（决定只保存在内存中，运行时启动之前的消息没有记录）",
           "no-turn": "  → 没有轮次处理这条消息",
+          "turn-cost": "    估算费用 {0}（按模型声明的价格）",
           "turn-woke": "  → 唤醒了轮次 {id}：{steps} 步，工具 {tools}，tokens 输入 {input} / 输出 {output}（缓存命中 {cached}）",
           "turn-joined": "  → 并入了正在运行的轮次 {id}：{steps} 步，工具 {tools}，tokens 输入 {input} / 输出 {output}（缓存命中 {cached}）",
           "turn-failed": "  → 该轮次失败：{0}",
@@ -62,7 +62,6 @@ export const whyLocales = {
       ishiki: {
         messages: {
           unclaimed: "No active profile claims this channel.",
-          "no-user-table": "Your authority cannot be checked: without a database plugin Koishi has no user table, so the ishiki owner commands are unavailable.",
         },
       },
       "ishiki.why": {
@@ -79,6 +78,7 @@ export const whyLocales = {
           "outcome-quiet": "no wake",
           "no-decision": "  · no decision recorded (decisions are kept in memory; messages before the runtime started have none)",
           "no-turn": "  → no turn handled this message",
+          "turn-cost": "    estimated cost {0} (at the models' declared prices)",
           "turn-woke": "  → woke turn {id}: {steps} steps, tools {tools}, tokens in {input} / out {output} (cache read {cached})",
           "turn-joined": "  → joined the running turn {id}: {steps} steps, tools {tools}, tokens in {input} / out {output} (cache read {cached})",
           "turn-failed": "  → that turn failed: {0}",

@@ -2,6 +2,7 @@ import type { AgentEntry, LanguageModelUsage } from "@yesimagent/core";
 import type { WakeupDecision } from "../../engines/index.js";
 import { channelKey } from "../../engines/wakeup/channel-key.js";
 import type { IshikiMessageCreated } from "../../types/index.js";
+import { entryCalls, type EntryCall } from "../../usage/index.js";
 
 /** What became of one message of the channel: the engine's decisions and the turn that saw it, if any. */
 export interface MessageFate {
@@ -19,6 +20,8 @@ export interface TurnSummary {
   steps: number;
   tools: string[];
   usage?: LanguageModelUsage;
+  /** Its model calls, for the cost at the models' declared prices. */
+  calls: EntryCall[];
   failed?: string;
 }
 
@@ -43,7 +46,7 @@ export function explainChannel(entries: readonly AgentEntry[], decisions: readon
     }
     if (entry.type === "event") {
       const event = entry.data;
-      const turn = turns.get(event.turnId) ?? { id: event.turnId, steps: 0, tools: [] };
+      const turn = turns.get(event.turnId) ?? { id: event.turnId, steps: 0, tools: [], calls: [] };
       turns.set(event.turnId, turn);
       if (event.type === "turn.start" && newest !== undefined && newest.turn === undefined) newest.turn = { id: event.turnId, how: "woke" };
       if (event.type === "turn.done") {
@@ -54,10 +57,11 @@ export function explainChannel(entries: readonly AgentEntry[], decisions: readon
       if (event.type === "turn.aborted") turn.failed = `aborted${event.reason === undefined ? "" : `: ${event.reason}`}`;
       return;
     }
-    if (entry.type === "message" && entry.data.role === "assistant" && entry.turnId !== undefined && typeof entry.data.content !== "string") {
-      const turn = turns.get(entry.turnId) ?? { id: entry.turnId, steps: 0, tools: [] };
+    if (entry.type === "message" && entry.data.role === "assistant" && entry.turnId !== undefined) {
+      const turn = turns.get(entry.turnId) ?? { id: entry.turnId, steps: 0, tools: [], calls: [] };
       turns.set(entry.turnId, turn);
-      for (const part of entry.data.content) if (part.type === "tool-call" && !turn.tools.includes(part.toolName)) turn.tools.push(part.toolName);
+      turn.calls.push(...entryCalls(entry));
+      if (typeof entry.data.content !== "string") for (const part of entry.data.content) if (part.type === "tool-call" && !turn.tools.includes(part.toolName)) turn.tools.push(part.toolName);
     }
   });
   const shown = fates.slice(-count);

@@ -3,8 +3,12 @@ import { formatStamp, textContent } from "../../engines/shared/index.js";
 import { UNTIL_UNMUTED } from "../../runtime/index.js";
 import type { IshikiService } from "../service.js";
 import { channelRuntime } from "./channel-runtime.js";
-import { refusal, type CommandOptions } from "./command-options.js";
+import { refusal } from "./authority.js";
+import type { CommandSettings } from "./command-kernel.js";
 import { explainChannel, type MessageFate, type TurnSummary } from "./why-report.js";
+import { formatCost } from "./format.js";
+import { costOf, pricesOf } from "../../usage/index.js";
+import type { Gateway } from "@yesimagent/gateway";
 
 const DEFAULT_COUNT = 5;
 const MAX_COUNT = 20;
@@ -14,7 +18,7 @@ const SNIPPET_CHARS = 40;
  * `ishiki.why [count]` (issue 22): why the bot did or did not answer the last messages of this channel, from the
  * wakeup engine's decisions (kept in memory, so only since the runtime started) and the turns in the fact stream.
  */
-export function registerWhy(ctx: Context, ishiki: IshikiService, options: CommandOptions): () => void {
+export function registerWhy(ctx: Context, ishiki: IshikiService, options: CommandSettings): () => void {
   const command = ctx.command("ishiki.why [count:posint]", { authority: options.authority }).action(async ({ session }, count) => {
     if (session === undefined) return;
     const refused = refusal(session, options);
@@ -29,13 +33,23 @@ export function registerWhy(ctx: Context, ishiki: IshikiService, options: Comman
     const lines = [session.text(".header", [messages.length, runtime.host.runtimeId])];
     const until = runtime.wakeup.mutes.mutedUntil(channel);
     if (until !== undefined) lines.push(until >= UNTIL_UNMUTED ? session.text(".muted-forever") : session.text(".muted", [new Date(until).toISOString()]));
-    for (const fate of messages) lines.push(...describe(session, fate, turns));
+    for (const fate of messages) lines.push(...describe(session, fate, turns, ishiki.gateway));
     return lines.join("\n");
   });
   return () => command.dispose();
 }
 
-function describe(session: Session, fate: MessageFate, turns: Map<string, TurnSummary>): string[] {
+/** A turn's estimated cost at its models' declared prices; undefined when none of its models declares prices. */
+function turnCost(turn: TurnSummary, gateway: Gateway): number | undefined {
+  let total: number | undefined;
+  for (const call of turn.calls) {
+    const cost = costOf(call.counts, pricesOf(gateway, call.model));
+    if (cost !== undefined) total = (total ?? 0) + cost;
+  }
+  return total;
+}
+
+function describe(session: Session, fate: MessageFate, turns: Map<string, TurnSummary>, gateway: Gateway): string[] {
   const text = textContent(fate.fact.content).replace(/\s+/g, " ").trim();
   const snippet = text.length > SNIPPET_CHARS ? `${text.slice(0, SNIPPET_CHARS - 1)}…` : text;
   const lines = [session.text(".message", { id: fate.fact.messageId, time: formatStamp(fate.at), author: fate.fact.user.name || fate.fact.user.id, text: snippet })];
@@ -59,6 +73,8 @@ function describe(session: Session, fate: MessageFate, turns: Map<string, TurnSu
       cached: usage?.inputTokenDetails?.cacheReadTokens ?? 0,
     }),
   );
+  const cost = turnCost(turn, gateway);
+  if (cost !== undefined) lines.push(session.text(".turn-cost", [formatCost(cost)]));
   if (turn.failed !== undefined) lines.push(session.text(".turn-failed", [turn.failed]));
   return lines;
 }
