@@ -107,6 +107,12 @@ describe("standard context: budget and window (EN-12 .. EN-14)", () => {
     expect(texts.some((text) => text.includes("fact 1."))).toBe(false);
     expect(model.tokens(model.chats[0])).toBeLessThanOrEqual(700 / 0.5);
     expect(logged(kernel!, "no point to cut at", "warn")).toBe(false);
+    // (Decided here) the summariser gets the newest dropped records that fit the budget, not all of them.
+    await until(() => model.summaries.length === 1);
+    const records = (JSON.parse(promptTexts(model.summaries[0]).at(-1)!.replace(/^user:/, "")) as { records: Array<{ content: string }> }).records;
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.some((record) => record.content.includes("fact 1."))).toBe(false);
+    expect(records.reduce((sum, record) => sum + record.content.length, 0)).toBeLessThanOrEqual(2 * 700 / 0.5);
   });
 
   it("EN-14 one turn over budget has no point to cut at and passes whole with a warning", async () => {

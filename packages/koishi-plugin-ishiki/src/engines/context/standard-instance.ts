@@ -4,7 +4,7 @@ import type { ContextEngineInstance } from "../context-engine-instance.js";
 import type { ContextRequest } from "../context-request.js";
 import { contextRetention, type ContextRetention, type RetainingContext } from "../context-retention.js";
 import { HistoryIndex } from "./standard-history.js";
-import { summarise, summaryRecords, type SummaryRecord } from "./standard-summariser.js";
+import { RecordBudget, summarise, summaryRecords, type SummaryRecord } from "./standard-summariser.js";
 import { TokenModel, widestBudget } from "./standard-token-model.js";
 import { planWindow } from "./standard-window.js";
 
@@ -149,27 +149,31 @@ export class StandardContext implements ContextEngineInstance, RetainingContext 
     const index = new HistoryIndex();
     index.update(entries);
     const view = await this.anchoredView(index);
-    const plan = planWindow(index, view.from, entries.length, summaryChars(view), this.tokens.budget(maxTokens, this.settings.refillRatio));
+    const budget = this.tokens.budget(maxTokens, this.settings.refillRatio);
+    const plan = planWindow(index, view.from, entries.length, summaryChars(view), budget);
     if (plan.start <= view.from) return undefined;
-    return { records: summaryRecords(entries.slice(view.from, plan.start)), lastEntry: { id: entries[plan.start - 1].id, position: plan.start - 1 }, previousSummary: view.summary?.text ?? null };
+    const records = new RecordBudget(budget.ceiling);
+    records.push(summaryRecords(entries.slice(view.from, plan.start)));
+    return { records: records.take(), lastEntry: { id: entries[plan.start - 1].id, position: plan.start - 1 }, previousSummary: view.summary?.text ?? null };
   }
 
   /** The next window's cut from the observed index; the dropped records are streamed from storage. */
   private async observedCut(agent: Agent, maxTokens: number): Promise<CompactionCut | undefined> {
     const end = this.history.end;
     const view = await this.anchoredView();
-    const plan = planWindow(this.history, view.from, end, summaryChars(view), this.tokens.budget(maxTokens, this.settings.refillRatio));
+    const budget = this.tokens.budget(maxTokens, this.settings.refillRatio);
+    const plan = planWindow(this.history, view.from, end, summaryChars(view), budget);
     if (plan.start <= view.from) return undefined;
-    const records: SummaryRecord[] = [];
+    const records = new RecordBudget(budget.ceiling);
     let lastEntry: CompactionCut["lastEntry"] | undefined;
     let position = 0;
     await streamEntries(agent, (entry) => {
-      if (position >= view.from && position < plan.start) records.push(...summaryRecords([entry]));
+      if (position >= view.from && position < plan.start) records.push(summaryRecords([entry]));
       if (position === plan.start - 1) lastEntry = { id: entry.id, position };
       position += 1;
     });
     if (lastEntry === undefined) throw new Error("the stream on disk is shorter than the history in memory");
-    return { records, lastEntry, previousSummary: view.summary?.text ?? null };
+    return { records: records.take(), lastEntry, previousSummary: view.summary?.text ?? null };
   }
 
   /**
