@@ -14,6 +14,7 @@ import { gatewayModelSource, ModelBinding } from "./model-binding.js";
 import { leaseHome } from "./home-lease.js";
 import { runtimeHomeOf, runtimeIdOf } from "./runtime-address.js";
 import type { Runtime, RuntimeOptions } from "./runtime-contract.js";
+import { historyRetention } from "./history-retention.js";
 import { createExtensionHost, trackResources } from "./runtime-host.js";
 import { createRuntimePlugin } from "./runtime-plugin.js";
 import { Teardown } from "./teardown.js";
@@ -144,6 +145,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const plugin = createRuntimePlugin({ context, cross: domain.mode === "cross", instructions: assembleInstructions, tools: assembleTools, model, agent: () => agent! });
     const surfacePlugin = new ToolSurfacePlugin(surface, () => agent!);
     const textReplyPlugins = textReply === undefined ? [] : [createTextReplyPlugin({ mode: textReply, sendMessage: coreTools.send_message, logger, agent: () => agent! })];
+    const retention = historyRetention(context, [output.history, surfacePlugin]);
     agent = createAgent({
       id,
       model: model.model,
@@ -151,13 +153,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       plugins: [plugin, surfacePlugin, ...textReplyPlugins, ...output.plugins, usage.plugin()],
       logger,
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+      ...(retention === undefined ? {} : { history: retention }),
     });
     const running = agent;
     teardown.add("agent", "agent", () => running.stop());
     teardown.add("final", "pending writes", () => running.wait());
     teardown.add("final", "usage", () => usage.stop());
     await running.init();
-    await initialiseCatalog(surface, surfacePlugin, running, assembleTools, logger);
+    await initialiseCatalog(surface, surfacePlugin, running, retention !== undefined, assembleTools, logger);
 
     let wakeupSide: WakeupAttachment | undefined;
     const runtime: Runtime = {
@@ -201,13 +204,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 /**
  * Toolsearch at creation (spec 05 CT-28, CT-31): rebuild the discovered set from persisted catalogs, run one
  * assembly for the baseline and write a baseline (none yet) or a delta (live tools differ). A failing assembly
- * writes nothing; the next turn's first step writes it.
+ * writes nothing; the next turn's first step writes it. With the runtime's retention the plugin observed the
+ * catalogs while the agent read its stream (`observed`); without it they are read from storage here.
  */
-async function initialiseCatalog(surface: ToolSurface, plugin: ToolSurfacePlugin, agent: Agent, assemble: () => Promise<ToolSet>, logger: Runtime["logger"]): Promise<void> {
+async function initialiseCatalog(surface: ToolSurface, plugin: ToolSurfacePlugin, agent: Agent, observed: boolean, assemble: () => Promise<ToolSet>, logger: Runtime["logger"]): Promise<void> {
   if (!surface.searching) return;
-  const persisted = catalogMessages(await agent.storage.read());
-  surface.restore(persisted.map((message) => message.data));
-  plugin.remember(persisted);
+  if (!observed) plugin.remember(catalogMessages(await agent.storage.read()));
+  surface.restore(plugin.catalogs().map((message) => message.data));
   try {
     await assemble();
   } catch (error) {

@@ -1,7 +1,7 @@
 import { generateText, Output } from "ai";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { Logger } from "koishi";
-import type { Agent, AgentEvent } from "@yesimagent/core";
+import type { Agent, AgentEntry, AgentEvent } from "@yesimagent/core";
 import type { RuntimeDomain } from "../../extension/index.js";
 import { PendingWake } from "../../tools/index.js";
 import { wakeupEnvironment } from "../wakeup-environment.js";
@@ -116,17 +116,24 @@ export function attachJudge(agent: Agent, session: JudgeSessionOptions): () => v
     if (seeded) onEvent(event, false);
     else if (event.type === "message.appended") early.push(event);
   });
-  void agent.storage
-    .read()
-    .then((entries) => windows.seed(entries))
-    .catch((error: unknown) => {
-      logger.warn(`judge window seeding failed: ${errorText(error)}`);
-      return new Set<string>();
-    })
+  // Streamed from disk (issue 19): the windows keep their last lines, never the stream. An early event whose
+  // seq is within the entries read was stored before the read reached it, so it is not counted twice.
+  let read = 0;
+  void streamStored(agent, (entry) => {
+    read += 1;
+    windows.seed(entry);
+  })
+    .then(
+      () => read,
+      (error: unknown) => {
+        logger.warn(`judge window seeding failed: ${errorText(error)}`);
+        return 0;
+      },
+    )
     .then((stored) => {
       if (disposed.signal.aborted) return;
       seeded = true;
-      for (const event of early.splice(0)) onEvent(event, event.type === "message.appended" && stored.has(event.entryId));
+      for (const event of early.splice(0)) onEvent(event, event.type === "message.appended" && event.seq <= stored);
     });
 
   return () => {
@@ -136,4 +143,10 @@ export function attachJudge(agent: Agent, session: JudgeSessionOptions): () => v
     windows.clear();
     early.length = 0;
   };
+}
+
+/** Every stored entry in order, streamed when the storage can. */
+async function streamStored(agent: Agent, visit: (entry: AgentEntry) => void): Promise<void> {
+  if (agent.storage.scan) return agent.storage.scan(visit);
+  for (const entry of await agent.storage.read()) visit(entry);
 }

@@ -96,14 +96,9 @@ export class JudgeWindows {
     }
   }
 
-  /** Seeds the windows from the stored stream; returns the ids read, so live events already stored are not counted twice. */
-  public seed(entries: readonly AgentEntry[]): Set<string> {
-    const ids = new Set<string>();
-    for (const entry of entries) {
-      ids.add(entry.id);
-      if (entry.type === "message") this.record(entry.data, entry.timestamp);
-    }
-    return ids;
+  /** Seeds the windows with one stored entry, in stream order (the windows keep only their last lines). */
+  public seed(entry: AgentEntry): void {
+    if (entry.type === "message") this.record(entry.data, entry.timestamp);
   }
 
   public clear(): void {
