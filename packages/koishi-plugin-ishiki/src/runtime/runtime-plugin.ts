@@ -35,9 +35,10 @@ export function createRuntimePlugin(options: RuntimePluginOptions): AgentPlugin 
     extendTools: () => options.tools(),
     async transformEntries(entries, request) {
       // Every engine sees the context after the latest `ishiki.reset` only (issue 22); history stays on disk.
-      const current = sinceLastReset(entries);
-      if (context.prepareEntries) return await context.prepareEntries(current, request);
-      return current === entries ? undefined : current;
+      // Positions stay absolute (issue 19): the engine learns where the slice it is handed starts in the stream.
+      const { entries: current, cut } = sinceLastReset(entries);
+      if (context.prepareEntries) return await context.prepareEntries(current, { ...request, offset: request.offset + cut });
+      return cut === 0 ? undefined : current;
     },
     async transformMessages(messages, request) {
       const rendered = context.renderMessages ? await context.renderMessages(messages, request) : messages;
