@@ -6,6 +6,7 @@ import type { IshikiMessageCreated } from "../types/index.js";
 import { SimulatedAgent } from "./simulated-agent.js";
 import { VirtualClock } from "./virtual-clock.js";
 import { attachWakeup } from "./wakeup-attach.js";
+import { seededRandom } from "./seeded-random.js";
 
 export interface WakeupPreviewRequest {
   /** The wakeup provider to try and its section `{ engine, <engine>: {...} }`, validated as at activation. */
@@ -181,14 +182,3 @@ function compare(facts: readonly RecordedFact[], previewSeen: readonly number[],
   });
 }
 
-/** mulberry32: a small seeded generator, so a preview of a random engine is repeatable. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
