@@ -20,6 +20,7 @@ export const FOLDER_ORDER = [
   "extension",
   "engines",
   "profile",
+  "usage",
   "runtime",
   "koishi",
 ];

@@ -1,4 +1,5 @@
 import type { LanguageModel, LanguageModelCallOptions, ToolChoice, ToolSet } from "ai";
+import type { HistoryRetention } from "./history-retention.js";
 import type { AgentLogger } from "./logger.js";
 import type { AgentPlugin, ToolCallers } from "./plugin.js";
 import type { AgentState } from "./state.js";
@@ -28,4 +29,9 @@ export interface AgentConfig {
   /** Default `{ version: 1 }`; the last persisted `state` entry wins at init. */
   initialState?: AgentState;
   logger?: AgentLogger;
+  /**
+   * Default: every entry of the stream stays in memory. With a retention, the first read is streamed and only
+   * the tail it asks for is kept; `transformEntries` then receives that tail, with its position as `offset`.
+   */
+  history?: HistoryRetention;
 }

@@ -41,6 +41,7 @@ export function createAgent(config: AgentConfig): Agent {
 
   const stream = new FactStream({
     storage: baseStorage,
+    ...(config.history === undefined ? {} : { retention: config.history }),
     onAppend: (entries) => hooks.pipe("onAppend", entries),
     async notify(stored) {
       for (const { entry, seq } of stored) {
@@ -55,12 +56,14 @@ export function createAgent(config: AgentConfig): Agent {
     await stream.append([createEntry("state", snapshot)], true);
   });
 
+  const scan = stream.scan();
   const storage: AgentStorage = {
     append: async (...entries) => {
       await stream.append(entries, false);
     },
     read: () => stream.read(),
     clear: () => stream.clear(),
+    ...(scan === undefined ? {} : { scan }),
   };
 
   // Message objects already stored or being stored: the same object is persisted once (AG-14).
@@ -87,7 +90,7 @@ export function createAgent(config: AgentConfig): Agent {
     if (initialized) return Promise.resolve();
     initializing ??= (async () => {
       await stream.load();
-      state.restore(stream.findLast("state")?.data ?? initialState);
+      state.restore(stream.lastState()?.data ?? initialState);
       const started = [];
       try {
         for (const plugin of plugins) {

@@ -46,6 +46,7 @@ export type {
 } from "./event.js";
 export { createJsonlStorage } from "./jsonl-storage.js";
 export type { JsonlStorageOptions } from "./jsonl-storage.js";
+export type { HistoryRetention } from "./history-retention.js";
 export type { AgentLogger } from "./logger.js";
 export { createMemoryStorage } from "./memory-storage.js";
 export { createAssistantMessage, createCustomMessage, createSystemMessage, createToolMessage, createUserMessage } from "./message.js";
@@ -61,7 +62,7 @@ export type {
   AgentUserMessage,
   CreateMessageOptions,
 } from "./message.js";
-export type { AgentPlugin, Awaitable, StepOptions, ToolCallers, ToolCallInfo, ToolDecision, ToolResultInfo, TurnOptions } from "./plugin.js";
+export type { AgentPlugin, Awaitable, EntriesOptions, StepOptions, ToolCallers, ToolCallInfo, ToolDecision, ToolResultInfo, TurnOptions } from "./plugin.js";
 export { MISSING_TOOL_RESULT } from "./projection.js";
 export type { AgentCustomState, AgentState, AgentStateStore } from "./state.js";
 export type { AgentStorage } from "./storage.js";

@@ -23,7 +23,6 @@ const DEFAULT_MAX_LINE_BYTES = 256 << 20;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 interface ParsedStream {
-  entries: AgentEntry[];
   /** Byte length of the prefix that ends with the last line kept; anything after it is cut before writing. */
   validBytes: number;
   fileBytes: number;
@@ -57,11 +56,10 @@ export function createJsonlStorage(path: string, options: JsonlStorageOptions = 
     for (const listener of listeners) listener(message);
   };
 
-  const scan = async (): Promise<ParsedStream> => {
-    const parsed = await parseStream(path, checks, report, options);
+  const scan = async (visit: (entry: AgentEntry) => void = () => {}): Promise<void> => {
+    const parsed = await parseStream(path, checks, report, options, visit);
     validBytes = parsed.validBytes;
     dirtyTail = parsed.fileBytes > parsed.validBytes;
-    return parsed;
   };
 
   return {
@@ -88,8 +86,11 @@ export function createJsonlStorage(path: string, options: JsonlStorageOptions = 
       validBytes = (validBytes ?? 0) + Buffer.byteLength(text);
     },
     async read() {
-      return (await scan()).entries;
+      const entries: AgentEntry[] = [];
+      await scan((entry) => entries.push(entry));
+      return entries;
     },
+    scan: (visit) => scan(visit),
     async clear() {
       await unlink(path).catch(ignoreMissing);
       validBytes = 0;
@@ -107,8 +108,13 @@ export function createJsonlStorage(path: string, options: JsonlStorageOptions = 
  * One streamed pass over the file. A corrupt complete line is reported once the next non-blank line shows it
  * was not the final one; a final one is cut with the blank lines after it.
  */
-async function parseStream(path: string, checks: EntryChecks, report: (message: string) => void, options: JsonlStorageOptions): Promise<ParsedStream> {
-  const entries: AgentEntry[] = [];
+async function parseStream(
+  path: string,
+  checks: EntryChecks,
+  report: (message: string) => void,
+  options: JsonlStorageOptions,
+  visit: (entry: AgentEntry) => void,
+): Promise<ParsedStream> {
   let pending: { number: number; start: number; reason: string } | undefined;
   const flushPending = (): void => {
     if (pending) report(`${path}:${pending.number}: corrupt line skipped; ${pending.reason}`);
@@ -133,7 +139,7 @@ async function parseStream(path: string, checks: EntryChecks, report: (message: 
     }
     if (problem !== undefined) return report(`${path}:${number}: invalid entry skipped; ${problem}`);
     if (!valid) report(`${path}:${number}: invalid UTF-8 bytes read as U+FFFD`);
-    entries.push(record as unknown as AgentEntry);
+    visit(record as unknown as AgentEntry);
   };
   const result = await scanLines(path, onLine, {
     chunkBytes: options.readChunkBytes ?? DEFAULT_CHUNK_BYTES,
@@ -143,15 +149,15 @@ async function parseStream(path: string, checks: EntryChecks, report: (message: 
   if (result.torn) {
     flushPending();
     report(`${path}:${result.torn.number}: torn final line ignored; it is cut off before the next append`);
-    return { entries, validBytes: result.torn.start, fileBytes: result.fileBytes };
+    return { validBytes: result.torn.start, fileBytes: result.fileBytes };
   }
   if (pending) {
     const { number, start } = pending;
     pending = undefined;
     report(`${path}:${number}: unparsable final line ignored; it is cut off before the next append`);
-    return { entries, validBytes: start, fileBytes: result.fileBytes };
+    return { validBytes: start, fileBytes: result.fileBytes };
   }
-  return { entries, validBytes: result.fileBytes, fileBytes: result.fileBytes };
+  return { validBytes: result.fileBytes, fileBytes: result.fileBytes };
 }
 
 /** Only spaces, tabs and carriage returns (a CRLF file's empty line). */

@@ -11,6 +11,9 @@ export function createMemoryStorage(initial: readonly AgentEntry[] = []): AgentS
     async read() {
       return [...entries];
     },
+    async scan(visit) {
+      for (const entry of [...entries]) visit(entry);
+    },
     async clear() {
       entries = [];
     },

@@ -18,6 +18,15 @@ export interface TurnOptions {
   readonly signal: AbortSignal;
 }
 
+/** What `transformEntries` learns besides the turn. */
+export interface EntriesOptions extends TurnOptions {
+  /**
+   * The stream position of the first entry the agent handed to the pipe: 0 unless `AgentConfig.history`
+   * dropped older entries from memory.
+   */
+  readonly offset: number;
+}
+
 /** The model call of one step as `prepareStep` may rewrite it. */
 export interface StepOptions extends TurnOptions {
   readonly stepNumber: number;
@@ -75,10 +84,10 @@ export interface AgentPlugin {
   extendTools?(): Awaitable<ToolSet | undefined | void>;
   onAppend?(entries: AgentEntry[]): Awaitable<AgentEntry[] | undefined | void>;
   /**
-   * Receives the agent's live history (never copied, so a step costs the same at any history size): do not
+   * Receives the agent's live history (the tail `AgentConfig.history` keeps, whole without it; never copied, so a step costs the same at any history size): do not
    * mutate it, and read what you need before awaiting, as entries appended meanwhile land at its end.
    */
-  transformEntries?(entries: readonly AgentEntry[], options: TurnOptions): Awaitable<readonly AgentEntry[] | undefined | void>;
+  transformEntries?(entries: readonly AgentEntry[], options: EntriesOptions): Awaitable<readonly AgentEntry[] | undefined | void>;
   transformMessages?(messages: AgentMessage[], options: TurnOptions): Awaitable<AgentMessage[] | undefined | void>;
   toModelMessages?(message: AgentCustomMessageOf): Awaitable<ModelMessage[] | undefined | void>;
   prepareStep?(options: StepOptions): Awaitable<StepOptions | undefined | void>;

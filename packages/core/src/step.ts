@@ -93,9 +93,9 @@ export async function runStep(context: TurnContext, turn: ActiveTurn, stepNumber
  * `transformMessages` → projection → tool-result repair, with the highest `seq` it contains (AG-34).
  */
 async function readHistory(context: TurnContext, turn: ActiveTurn): Promise<{ messages: ModelMessage[]; seenSeq: number }> {
-  const { entries, length, seenSeq } = context.stream.snapshot();
+  const { entries, length, seenSeq, offset } = context.stream.snapshot();
   const turnOptions = { turnId: turn.id, signal: turn.signal };
-  const kept = await context.hooks.pipe("transformEntries", entries, turnOptions);
+  const kept = await context.hooks.pipe("transformEntries", entries, { ...turnOptions, offset });
   // The live history may have grown while the pipes awaited: this step sees it only up to its snapshot.
   const bound = kept === entries ? length : kept.length;
   const messages: AgentMessage[] = [];

@@ -9,6 +9,9 @@ const count = z.number().int().positive();
 const milliseconds = z.number().int().nonnegative();
 const timeouts = z.strictObject({ firstChunkMs: milliseconds.optional(), idleMs: milliseconds.optional(), responseMs: milliseconds.optional() });
 
+const price = z.number().nonnegative();
+const prices = z.strictObject({ input: price.optional(), output: price.optional(), cacheRead: price.optional() });
+
 const modelSchema = z.strictObject({
   id: z.string().min(1),
   type: z.enum(["language", "embedding", "image", "speech", "transcription", "reranking"]).optional(),
@@ -21,6 +24,7 @@ const modelSchema = z.strictObject({
   maxTokens: count.optional(),
   dimensions: count.optional(),
   timeouts: timeouts.optional(),
+  prices: prices.optional(),
 });
 
 const providerSchema = z.strictObject({

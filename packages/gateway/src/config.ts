@@ -39,6 +39,18 @@ export interface ModelConfig {
   /** Embedding models: the vector size. */
   dimensions?: number;
   timeouts?: ModelTimeouts;
+  /** What a call costs, for `ishiki.usage` and cost budgets; only declared prices are used, never guessed. */
+  prices?: ModelPrices;
+}
+
+/**
+ * Prices per million tokens, in whatever currency the owner uses for every entry. Cache reads cost `input` when
+ * `cacheRead` is not declared; cache writes are counted as input.
+ */
+export interface ModelPrices {
+  input?: number;
+  output?: number;
+  cacheRead?: number;
 }
 
 /**

@@ -8,6 +8,7 @@ import { openStream } from "./failover-stream.js";
 import type { GatewayLogger } from "./logger.js";
 import type { Candidate, CandidateSource } from "./model-group.js";
 import { retryAfterMs } from "./retry-after.js";
+import { withServedBy } from "./served-by.js";
 
 /** The longest `Retry-After` a call waits out before trying that endpoint again; past it the call gives up. */
 export const MAX_RETRY_AFTER_MS = 30_000;
@@ -82,7 +83,7 @@ export function createFailoverModel(source: CandidateSource, options: FailoverMo
         const result = await candidate.model.doGenerate(call);
         if (result.content.length === 0) throw new Error("response without content");
         candidate.success();
-        return result;
+        return { ...result, providerMetadata: withServedBy(result.providerMetadata, candidate.id) };
       }),
     doStream: (call) => run(call, (candidate) => openStream(candidate, call)),
   };

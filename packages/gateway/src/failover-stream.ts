@@ -1,5 +1,6 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from "@ai-sdk/provider";
 import type { Candidate } from "./model-group.js";
+import { withServedBy } from "./served-by.js";
 import { PRELUDE } from "./stream-prelude.js";
 
 /**
@@ -49,9 +50,10 @@ function passThrough(
         return;
       }
       if (next.done) return controller.close();
-      if (next.value.type === "finish") candidate.success();
       if (next.value.type === "error") failed();
-      controller.enqueue(next.value);
+      if (next.value.type !== "finish") return controller.enqueue(next.value);
+      candidate.success();
+      controller.enqueue({ ...next.value, providerMetadata: withServedBy(next.value.providerMetadata, candidate.id) });
     },
     cancel(reason) {
       return reader.cancel(reason);

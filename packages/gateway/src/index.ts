@@ -8,6 +8,7 @@ export type {
   GroupStrategy,
   ModelConfig,
   ModelModality,
+  ModelPrices,
   ModelTimeouts,
   ModelType,
   ProviderConfig,
@@ -17,6 +18,7 @@ export { readModelsFile } from "./config-file.js";
 export { createGateway } from "./create-gateway.js";
 export { GatewayError } from "./errors.js";
 export { createFailoverModel, MAX_RETRY_AFTER_MS } from "./failover-model.js";
+export { SERVED_BY_NAMESPACE, servedBy } from "./served-by.js";
 export type { FailoverModelOptions } from "./failover-model.js";
 export type { CreateGatewayOptions, Gateway, GatewayConfigInput, ProfileModelOptions, ProviderSummary } from "./gateway.js";
 export type { GatewayLogger } from "./logger.js";

@@ -61,6 +61,12 @@ export type {
 export { EXTENDS_FORM, Extension, extendsEntryForm } from "./extension/index.js";
 export type { AgentRuntime, ChannelDomain, CrossDomain, ExtensionHost, ExtensionInstance, RuntimeDomain } from "./extension/index.js";
 export { ContextEngine, ToolcallEngine, ToolcallEngineInstance, WakeupEngine } from "./engines/index.js";
+// The wakeup family's optional explanation contract (issue 22): third-party engines report decisions and read
+// the clock through it, so ishiki.why explains them and a policy preview can replay them.
+export { wakeupEnvironment } from "./engines/index.js";
+export type { WakeupDecision, WakeupEnvironment, WakeupReport } from "./engines/index.js";
+export type { WakeupPreview, PreviewMessage } from "./runtime/index.js";
+export type { ChannelPreviewRequest } from "./koishi/channel-preview.js";
 export type { ContextEngineInstance, ContextEngines, ContextRequest, EngineConfig, ToolcallEngines, WakeupEngineInstance, WakeupEngines } from "./engines/index.js";
 export { StandardContextEngine } from "./engines/context/standard.js";
 export { NarrativeContextEngine } from "./engines/context/narrative.js";

@@ -97,11 +97,30 @@ describe("standard context: budget and window (EN-12 .. EN-14)", () => {
     expect(model.summaries).toHaveLength(0);
   });
 
-  it("EN-14 a history over budget without a turn boundary passes whole with a warning", async () => {
+  it("EN-14 (decided here) facts outside any turn are cut between: an over-budget history of facts is windowed", async () => {
+    const { runtime, model } = await start({ maxTokens: 700 });
+    for (let index = 1; index <= 30; index += 1) await runtime.deliver(fact(`fact ${index}`.padEnd(400, ".")));
+    runtime.agent.continue();
+    await runtime.agent.wait();
+    const texts = conversation(model.chats[0]);
+    expect(texts.some((text) => text.includes("fact 30."))).toBe(true);
+    expect(texts.some((text) => text.includes("fact 1."))).toBe(false);
+    expect(model.tokens(model.chats[0])).toBeLessThanOrEqual(700 / 0.5);
+    expect(logged(kernel!, "no point to cut at", "warn")).toBe(false);
+    // (Decided here) the summariser gets the newest dropped records that fit the budget, not all of them.
+    await until(() => model.summaries.length === 1);
+    const records = (JSON.parse(promptTexts(model.summaries[0]).at(-1)!.replace(/^user:/, "")) as { records: Array<{ content: string }> }).records;
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.some((record) => record.content.includes("fact 1."))).toBe(false);
+    expect(records.reduce((sum, record) => sum + record.content.length, 0)).toBeLessThanOrEqual(2 * 700 / 0.5);
+  });
+
+  it("EN-14 one turn over budget has no point to cut at and passes whole with a warning", async () => {
     const { runtime, model } = await start({ maxTokens: 300 });
-    await turn(runtime, "one huge turn", 3000);
+    runtime.wake("one huge turn".padEnd(3000, "."));
+    await runtime.agent.wait();
     expect(conversation(model.chats[0]).some((text) => text.includes("one huge turn"))).toBe(true);
-    expect(logged(kernel!, "no turn boundary to cut at", "warn")).toBe(true);
+    expect(logged(kernel!, "no point to cut at", "warn")).toBe(true);
   });
 
   it("EN-12 maxTokens ≤ 0 turns budget and compaction off with a warning", async () => {

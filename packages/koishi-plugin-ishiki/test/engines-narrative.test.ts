@@ -92,6 +92,8 @@ describe("narrative toolcall engine: the three paths (EN-42)", () => {
       expect.objectContaining({ type: "tool-call", toolName: "send_message", input: { messages: ["Hi Alice!"] } }),
     ]);
     expect(assistant.usage).toMatchObject({ inputTokens: 6, outputTokens: 4 });
+    // Issue 22: the step lists the engine's own calls, each priced on the model that served it.
+    expect(assistant.calls?.map((call) => [call.model, call.purpose, call.usage.inputTokens])).toEqual([["mock:m", "toolcall:narrative/narrator", 3], ["mock:m", "toolcall:narrative/replyer", 3]]);
     expect(calls("narrator")).toHaveLength(1);
     expect(calls("replyer")).toHaveLength(1);
     expect(calls("decoder")).toHaveLength(0);

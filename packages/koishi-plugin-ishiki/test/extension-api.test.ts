@@ -146,7 +146,10 @@ describe("ExtensionHost and AgentRuntime (XA-6, XA-14 .. XA-17)", () => {
     expect(host.dataPath).toBe(kernel.dir);
     expect(host.domain).toEqual(channel);
     expect(host.resources.listSchemes()).toEqual(["asset", "artifact", "local"]);
-    expect(host.gateway).toBe(kernel.app.ishiki.gateway);
+    // The kernel's gateway as this requester sees it: lookups are the gateway's own, models it hands out are
+    // metered for usage (issue 22).
+    expect(host.gateway.model).toBe(kernel.app.ishiki.gateway.model);
+    expect(host.gateway.groups).toBe(kernel.app.ishiki.gateway.groups);
     // The profile's own model, as the gateway gives it to the profile: not the toolcall engine's wrapping.
     const side = host.profileModel();
     expect(side.modelId).toBe(kernel.app.ishiki.gateway.profileModel("mock:m").modelId);

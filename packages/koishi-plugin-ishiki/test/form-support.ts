@@ -5,6 +5,7 @@
 // every field is made optional (constants stay as they are); before saving, the whole config must pass the
 // revived Schema, and the config sent back is the edited value itself, which the loader writes to koishi.yml.
 import { readFileSync } from "node:fs";
+import { expect } from "vitest";
 import { Schema, type Context } from "koishi";
 import { parse } from "yaml";
 
@@ -120,4 +121,27 @@ export function documentedEntries(markdownPath: string, name: string): unknown[]
     }
   }
   return entries;
+}
+
+/**
+ * Issue 21's check of one extension package: its instance settings are registered under the profile form's
+ * `extends`, every field described in zh-CN and en-US, its section titled with its name, and every entry its docs
+ * page shows fits the form.
+ */
+export function expectExtensionForm(app: Context, name: string, settings: Schema, docsPage: string): void {
+  const form = registeredExtendsForm(app);
+  expect(undescribedFields(form)).toEqual([]);
+  const field = extensionField(form, name);
+  expect(field).toBeDefined();
+  const shown = shownVariant(field!, {})!;
+  expect(Object.keys(shown.dict!.config.dict!)).toEqual(Object.keys(settings.dict!));
+  expect(label(form.list!.find((part) => part.dict?.[name])!)).toMatch(new RegExp(name));
+  const documented = documentedEntries(docsPage, name);
+  expect(documented.length).toBeGreaterThan(0);
+  for (const entry of documented) {
+    expect(() => field!(structuredClone(entry)), JSON.stringify(entry)).not.toThrow();
+    const variant = shownVariant(field!, entry);
+    expect(variant, JSON.stringify(entry)).toBeDefined();
+    if (typeof entry === "object" && entry !== null) expect(() => variant!.dict!.config((entry as { config?: unknown }).config)).not.toThrow();
+  }
 }

@@ -75,7 +75,7 @@ describe("folder order of the plugin's src (OV-7, OV-8)", () => {
       "resources/r.ts": 'import type { Gateway } from "@yesimagent/gateway";\nexport type R = Gateway;\n',
     });
     expect(checkImportOrder(dir)).toEqual([
-      "types/a.ts:2: types/ imports @yesimagent/gateway (gateway/), which comes later in agent < types < gateway < resources < attachments < exit < codemode < toolsearch < tools < extension < engines < profile < runtime < koishi",
+      "types/a.ts:2: types/ imports @yesimagent/gateway (gateway/), which comes later in agent < types < gateway < resources < attachments < exit < codemode < toolsearch < tools < extension < engines < profile < usage < runtime < koishi",
     ]);
   });
 
@@ -94,7 +94,7 @@ describe("folder order of the plugin's src (OV-7, OV-8)", () => {
       "runtime/r.ts": 'import type { E } from "../extension.js";\nexport type R = E;\n',
     });
     expect(checkImportOrder(dir)).toEqual([
-      "extension.ts:1: extension/ imports koishi/, which comes later in agent < types < gateway < resources < attachments < exit < codemode < toolsearch < tools < extension < engines < profile < runtime < koishi",
+      "extension.ts:1: extension/ imports koishi/, which comes later in agent < types < gateway < resources < attachments < exit < codemode < toolsearch < tools < extension < engines < profile < usage < runtime < koishi",
     ]);
   });
 
@@ -104,7 +104,7 @@ describe("folder order of the plugin's src (OV-7, OV-8)", () => {
       "exit/exit.ts": 'import { c } from "../resources/center.js";\nexport const exit = c;\n',
     });
     expect(checkImportOrder(dir)).toEqual([
-      "resources/center.ts:1: resources/ imports exit/, which comes later in agent < types < gateway < resources < attachments < exit < codemode < toolsearch < tools < extension < engines < profile < runtime < koishi",
+      "resources/center.ts:1: resources/ imports exit/, which comes later in agent < types < gateway < resources < attachments < exit < codemode < toolsearch < tools < extension < engines < profile < usage < runtime < koishi",
     ]);
   });
 

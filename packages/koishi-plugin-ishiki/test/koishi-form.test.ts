@@ -189,7 +189,7 @@ describe("issue 21: the config form", () => {
     expect(label(variants[0].dict!.timeouts)).toMatch(/此提供方/);
     const entry = variants[0].dict!.models.inner!;
     expect(label(entry.dict!.timeouts)).toMatch(/单次模型调用/);
-    expect(Object.keys(entry.dict!)).toEqual(["id", "type", "name", "input", "toolCall", "reasoning", "thinking", "contextWindow", "maxTokens", "dimensions", "timeouts"]);
+    expect(Object.keys(entry.dict!)).toEqual(["id", "type", "name", "input", "toolCall", "reasoning", "thinking", "contextWindow", "maxTokens", "dimensions", "timeouts", "prices"]);
     // A custom api (defineApi, GW-8) gets the last variant, with its name in a text field.
     expect(shownVariant(providers, { api: "demo", models: [{ id: "scripted" }] })).toBe(variants[4]);
     expect(shownVariant(providers, { api: "anthropic-messages", apiKey: "${KEY}" })).toBe(variants[2]);

@@ -55,7 +55,7 @@ function history(size: number): AgentEntry[] {
 
 async function step(engine: StandardContext, entries: readonly AgentEntry[]): Promise<number> {
   const request = { turnId: "bench", signal: new AbortController().signal };
-  const kept = engine.prepareEntries(entries, request);
+  const kept = await engine.prepareEntries(entries, request);
   const messages = kept.flatMap((entry) => (entry.type === "message" ? [entry.data] : []));
   return engine.renderMessages(messages, request).length;
 }

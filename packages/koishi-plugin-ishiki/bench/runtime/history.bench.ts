@@ -1,7 +1,8 @@
 // Long histories (issue 16 item "events.jsonl over V8's string limit", issue 19 item 3): a channel whose
 // events.jsonl holds 100,000 and 1,000,000 facts, the larger one over 512 MiB (past V8's longest string, so it
 // loads only when read streamed). Measures runtime creation (the replay), the first turn after the restart and
-// the heap the runtime holds afterwards.
+// the heap the runtime holds afterwards: with the built-in context engines the runtime keeps only what a window
+// can show (issue 19), so the heap does not grow with the file; the replay still parses every line once.
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
@@ -96,7 +97,10 @@ async function restart(rows: Row[], facts: number, words: number): Promise<void>
     const size = `${facts.toLocaleString("en-US")} facts, ${(bytes / 2 ** 20).toFixed(0)} MiB`;
     rows.push({ measure: `runtime creation with its replay, ${size}`, value: Number(created.toFixed(0)), unit: "ms" });
     rows.push({ measure: `restart to the end of the first turn, ${size} (issue 19 aims < 300 ms at 100,000)`, value: Number(firstTurn.toFixed(0)), unit: "ms" });
-    rows.push({ measure: `heap held after replay and one turn, ${size} (issue 19 aims < 50 MB at 1,000,000)`, value: Number(heap.toFixed(0)), unit: "MiB" });
+    const heapRow: Row = { measure: `heap held after replay and one turn, ${size}`, value: Number(heap.toFixed(0)), unit: "MiB" };
+    // Issue 19: the history held is bounded by the context window, not by the file.
+    if (facts >= 1_000_000) Object.assign(heapRow, { target: "< 50 MB", pass: heap * 2 ** 20 < 50e6 });
+    rows.push(heapRow);
     if (bytes > 512 * 2 ** 20) rows.push({ measure: `an events.jsonl over V8's longest string loads (${size})`, value: "loaded", unit: "", target: "loads", pass: true });
   } finally {
     await app.stop();

@@ -1,20 +1,10 @@
 import type { ToolDocument } from "../../src/toolsearch/index.js";
+import { seededRandom } from "../../src/runtime/seeded-random.js";
 
 // A deterministic corpus of tools with the term statistics of real tool catalogs: Zipf-distributed vocabulary,
 // English function words, a fifth of the descriptions in Chinese (from a word list), API-style names and parameter
 // names. Sizes follow the shipped labelled set of real tools: per tool about 4 name terms, 13 description terms
 // and 2-3 parameters.
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function zipf<T>(items: readonly T[], next: () => number): () => T {
   const cumulative: number[] = [];
@@ -47,7 +37,7 @@ function word(next: () => number): string {
 
 /** `count` synthetic tool documents; the same seed gives the same corpus. */
 export function syntheticTools(count: number, seed = 7): ToolDocument[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const vocabulary = Array.from({ length: 3000 }, () => word(next));
   const servers = Array.from({ length: 250 }, () => word(next));
   const paramNames = Array.from({ length: 500 }, (_, i) => {

@@ -16,7 +16,9 @@ export interface DeliveryState {
 /**
  * What attachments need from the whole fact stream, folded incrementally: delivery states, the lifetimes of
  * persisted `recent`/`retain` items, fact entry ids, and retractions with the URLs they withdraw. The agent's
- * history only grows (or is cleared), so each step folds just the entries appended since the last one.
+ * history only grows (or is cleared), so each step folds just the entries appended since the last one. When
+ * the runtime's retention feeds it (`observe`, issue 19), every entry of the stream is folded once as it is
+ * read or appended, and the tail a step receives is not folded again.
  */
 export class AttachmentHistory {
   readonly delivery = new Map<string, DeliveryState>();
@@ -29,8 +31,21 @@ export class AttachmentHistory {
   private readonly factUrls = new Map<string, string[]>();
   private source: readonly AgentEntry[] | undefined;
   private folded = 0;
+  private observing = false;
+
+  /** One entry of the stream, in order (the runtime's retention). */
+  observe(entry: AgentEntry): void {
+    this.observing = true;
+    this.fold(entry);
+  }
+
+  /** The stream was cleared. */
+  clear(): void {
+    this.reset(undefined);
+  }
 
   update(entries: readonly AgentEntry[]): void {
+    if (this.observing) return;
     if (entries !== this.source || entries.length < this.folded) this.reset(entries);
     for (; this.folded < entries.length; this.folded++) this.fold(entries[this.folded]);
   }
@@ -39,7 +54,7 @@ export class AttachmentHistory {
     return this.delivery.get(key) ?? { shown: false, released: false };
   }
 
-  private reset(entries: readonly AgentEntry[]): void {
+  private reset(entries: readonly AgentEntry[] | undefined): void {
     this.source = entries;
     this.folded = 0;
     for (const collection of [this.delivery, this.lasting, this.factEntryIds, this.factUrls]) collection.clear();

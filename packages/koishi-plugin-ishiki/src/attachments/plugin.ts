@@ -28,6 +28,11 @@ export interface AttachmentPlugins {
   readonly associate: AgentPlugin;
   /** Selects and projects records into user messages and records delivery with the step's batch (EX-23 .. EX-36). */
   readonly project: AgentPlugin;
+  /**
+   * The fold `associate` keeps, for the runtime's retention (issue 19): fed every entry of the stream, it no
+   * longer folds the tail each step receives, so the agent may drop older entries from memory.
+   */
+  readonly history: Pick<AttachmentHistory, "observe" | "clear">;
 }
 
 type DeliveryItem = IshikiDelivery["items"][number];
@@ -166,5 +171,5 @@ export function createAttachmentPlugins(options: AttachmentPluginOptions): Attac
     },
   };
 
-  return { associate, project };
+  return { associate, project, history };
 }

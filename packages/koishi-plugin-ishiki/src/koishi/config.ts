@@ -19,7 +19,11 @@ export interface IshikiConfig {
   logLevel?: number;
   /** Codemode worker threads shared by every runtime and profile of the process (issue 19); default from the cores. */
   codemodeWorkers?: number;
+  /** Koishi authority the `ishiki.*` owner commands need (issue 22); admins (3) by default. */
+  commandAuthority?: number;
 }
+
+export const DEFAULT_COMMAND_AUTHORITY = 3;
 
 /** The plugin's form in the Koishi console (spec 08 KP-1, KP-2). */
 export const IshikiConfig = Schema.object({
@@ -33,6 +37,7 @@ export const IshikiConfig = Schema.object({
   debugStream: Schema.boolean().default(false),
   logLevel: Schema.natural().min(0).max(3).default(2),
   codemodeWorkers: Schema.natural().min(1).max(64).default(defaultCodemodeWorkers()),
+  commandAuthority: Schema.natural().max(5).default(DEFAULT_COMMAND_AUTHORITY),
 }).i18n({
   "zh-CN": {
     dataPath: "数据目录：profile、运行时事实流与资源存储的位置，相对于 Koishi 的基础目录。",
@@ -42,6 +47,7 @@ export const IshikiConfig = Schema.object({
     debugStream: "在日志中逐段打印模型输出流（调试用）。",
     logLevel: "日志级别：0 静默，1 仅错误，2 信息与警告，3 调试。",
     codemodeWorkers: "codemode 工作线程数：进程内所有运行时与 profile 共用，更多程序排队等待。默认取 CPU 核数（至多 4）。",
+    commandAuthority: "使用 ishiki.status、ishiki.usage、ishiki.reset 等管理命令所需的 Koishi 权限等级（默认 3，管理员）。",
   },
   "en-US": {
     dataPath: "Data directory for profiles, runtime fact streams and the resource store, relative to Koishi's base directory.",
@@ -51,5 +57,6 @@ export const IshikiConfig = Schema.object({
     debugStream: "Print the model stream to the log as it arrives (debugging).",
     logLevel: "Log level: 0 silent, 1 errors, 2 info and warnings, 3 debug.",
     codemodeWorkers: "Codemode worker threads, shared by every runtime and profile of the process; further programs wait in a queue. Defaults to the CPU cores (at most 4).",
+    commandAuthority: "Koishi authority level the owner commands (ishiki.status, ishiki.usage, ishiki.reset, ...) need (default 3, admins).",
   },
 });

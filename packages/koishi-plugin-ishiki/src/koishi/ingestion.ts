@@ -3,6 +3,7 @@ import type { RuntimeDomain } from "../extension/index.js";
 import { claimsChannel } from "../profile/index.js";
 import { runtimeIdOf, type Runtime } from "../runtime/index.js";
 import { DeliveryDedup } from "./delivery-dedup.js";
+import { isKernelCommand } from "./kernel-command.js";
 import type { ProfileActivation } from "./profile-activation.js";
 import { sessionFact } from "./session-fact.js";
 
@@ -28,6 +29,10 @@ export function listenToSessions(ctx: Context, activations: () => Iterable<Profi
       return;
     }
     if (fact.type === "ishiki.message.created" && !dedup.admit(platform, selfId, channelId, messageId)) return;
+    if (fact.type === "ishiki.message.created" && isKernelCommand(ctx, session)) {
+      logger.debug(`${platform}:${selfId}/${channelId} message ${messageId} is a kernel command, not stored as a fact`);
+      return;
+    }
     const domain = domainOf(activation, session);
     const key = JSON.stringify([activation.profile.id, domain.mode === "cross" ? "main" : [platform, selfId, channelId]]);
     const tail = (tails.get(key) ?? Promise.resolve())
@@ -51,7 +56,7 @@ export function route(activations: Iterable<ProfileActivation>, platform: string
 }
 
 /** Channel mode: the session's channel; cross mode: every claimed account (KP-13). */
-function domainOf(activation: ProfileActivation, session: Session): RuntimeDomain {
+export function domainOf(activation: ProfileActivation, session: Session): RuntimeDomain {
   const { profile } = activation;
   if (profile.mode === "cross") return { mode: "cross", accounts: profile.channels };
   const domain: RuntimeDomain = { mode: "channel", platform: session.platform, selfId: session.selfId, channelId: session.channelId!, isDirect: session.isDirect === true || session.channelId!.startsWith("private:") };

@@ -1,4 +1,5 @@
 import { Schema } from "koishi";
+import { ModelPricesSchema } from "./operating-schema.js";
 
 // The console form of the `models` key (spec 02 GW-4 .. GW-17). No field here has a default the gateway would
 // read differently from an absent key (an absent `models` list serves any id, GW-9): what the form shows as a
@@ -53,6 +54,7 @@ const ModelEntry = Schema.object({
   maxTokens: Schema.natural().min(1),
   dimensions: Schema.natural().min(1),
   timeouts: timeouts(),
+  prices: ModelPricesSchema,
 }).i18n({
   "zh-CN": {
     id: "模型 id，即引用 `提供方:模型` 中的模型部分。",

@@ -14,6 +14,7 @@ import { IDLE_SWEEP_MS, IdleTracker } from "./idle-eviction.js";
 import { attachDebugStream } from "./debug-stream.js";
 import { typingDelay } from "./typing-delay.js";
 import type { OutboundPort } from "../tools/index.js";
+import { DailyBudget, pricesOf, profileStreams, readUsage, utcDayStart } from "../usage/index.js";
 
 /**
  * What an activation needs of the kernel service. Declared here rather than imported from `service.ts`, which
@@ -46,6 +47,10 @@ export class ProfileActivation {
   private readonly logger: Logger;
   public readonly root: string;
   public readonly services: string[];
+  /** The profile's spending of the day against `budget` (issue 22); none without a budget. */
+  public readonly budget: DailyBudget | undefined;
+  /** Settles once today's usage on disk has been added to `budget` (read in the background at start). */
+  public budgetSeeded: Promise<void> = Promise.resolve();
 
   public constructor(
     private readonly ctx: Context,
@@ -60,6 +65,7 @@ export class ProfileActivation {
       ToolcallEngine.GetName(profile.toolcall.engine),
       ...profile.extensions.map((extension) => Extension.serviceName(extension.name)),
     ];
+    if (profile.budget !== undefined) this.budget = new DailyBudget(profile.id, profile.budget, (model) => pricesOf(kernel.gateway, model), kernel.logger);
   }
 
   public get status(): ActivationStatus {
@@ -92,6 +98,8 @@ export class ProfileActivation {
       this.fail(error);
       return () => {};
     }
+    // Not awaited: activation does not wait for the scan, whose window ends where live counting began.
+    this.budgetSeeded = this.seedBudget();
     const fork = this.ctx.inject(this.services, (fiber) => this.activate(fiber));
     this.reportMissingSoon();
     return () => fork.dispose();
@@ -107,6 +115,23 @@ export class ProfileActivation {
   /** Ids of the runtimes created so far. */
   public runtimeIds(): string[] {
     return this.registry?.ids() ?? [];
+  }
+
+  /**
+   * Today's calls already in the fact streams count against the budget (a restart does not reset the day). Only
+   * calls before the scan started are read: later ones are counted live.
+   */
+  private async seedBudget(): Promise<void> {
+    const budget = this.budget;
+    if (budget === undefined) return;
+    const started = Date.now();
+    try {
+      for (const file of await profileStreams(this.root)) {
+        budget.seed((await readUsage(file, this.profile.id, utcDayStart(started))).filter((item) => item.at < started));
+      }
+    } catch (error) {
+      this.logger.warn(`[${this.profile.id}] daily budget: could not read today's usage: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private activate(fiber: Context): void {
@@ -136,6 +161,7 @@ export class ProfileActivation {
         logger,
         prefixLogger,
         providers,
+        ...(this.budget === undefined ? {} : { budget: this.budget }),
         // Looked up per message, so a port swapped on the service reaches runtimes created before.
         outbound: { send: (address, content) => this.kernel.outbound.send(address, content) },
         sendMessage: (center) => ({

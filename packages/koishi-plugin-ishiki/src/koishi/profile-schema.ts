@@ -3,6 +3,7 @@ import { ContextEngineForm } from "./forms/context-form.js";
 import { ToolcallEngineForm } from "./forms/toolcall-form.js";
 import { WakeupEngineForm } from "./forms/wakeup-form.js";
 import { EXTENDS_FORM } from "../extension/index.js";
+import { BudgetSchema } from "./operating-schema.js";
 
 const names = () => Schema.array(Schema.string()).role("table").default([]);
 
@@ -133,6 +134,7 @@ export const ProfileSchema = Schema.object({
   typing: Typing,
   textReply: Schema.union(["nudge", "send", "drop"]).default("nudge"),
   resources: Resources,
+  budget: BudgetSchema,
 }).i18n({
   "zh-CN": {
     model: "模型引用：`提供方:模型[:级别]` 或模型组名。",

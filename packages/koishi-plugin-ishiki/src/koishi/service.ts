@@ -7,13 +7,16 @@ import { createGateway, readModelsFile, type Gateway, type GatewayConfigSource }
 import type { Runtime } from "../runtime/index.js";
 import type { OutboundPort } from "../tools/index.js";
 import { registerBuiltinEngines } from "./builtin-engines.js";
-import { IshikiConfig } from "./config.js";
+import { DEFAULT_COMMAND_AUTHORITY, IshikiConfig } from "./config.js";
+import { registerCommands } from "./commands/index.js";
 import { attachConsole } from "./console/index.js";
 import { listenToSessions } from "./ingestion.js";
 import { loadProfiles } from "./profile-loading.js";
 import { createKoishiOutboundPort } from "./koishi-outbound.js";
 import { ProfileActivation } from "./profile-activation.js";
 import { usage } from "./usage.js";
+import { previewChannel, type ChannelPreviewRequest } from "./channel-preview.js";
+import type { WakeupPreview } from "../runtime/index.js";
 
 declare module "koishi" {
   interface Context {
@@ -60,8 +63,14 @@ export class IshikiService extends Service {
     if (settings.codemodeWorkers !== undefined) ctx.effect(() => configureCodemodeWorkers(settings.codemodeWorkers as number));
     registerBuiltinEngines(ctx);
     listenToSessions(ctx, () => this.activations.values(), this.logger);
+    registerCommands(ctx, this, { authority: settings.commandAuthority ?? DEFAULT_COMMAND_AUTHORITY });
     // The Ishiki console page, while the console is loaded (an optional service; issue 21).
     attachConsole(ctx, this);
+  }
+
+  /** Every loaded profile's activation, in id order. */
+  profiles(): ProfileActivation[] {
+    return [...this.activations.values()];
   }
 
   /** A profile's activation, when the profile was loaded. */
@@ -69,16 +78,19 @@ export class IshikiService extends Service {
     return this.activations.get(id);
   }
 
-  /** Every loaded profile's activation, in load order. */
-  profiles(): ProfileActivation[] {
-    return [...this.activations.values()];
-  }
-
   /** The runtime of `domain` in profile `profileId`, created on first use; rejects unless the profile is active. */
   runtime(profileId: string, domain: RuntimeDomain): Promise<Runtime> {
     const activation = this.activations.get(profileId);
     if (activation === undefined) return Promise.reject(new Error(`[${profileId}] no such profile`));
     return activation.runtime(domain);
+  }
+
+  /**
+   * Policy preview (issue 22) of a channel of profile `profileId`: how the wakeup `settings` would have decided
+   * over its recorded facts, beside what happened. The console page calls this; `ishiki.preview` too.
+   */
+  async previewWakeup(profileId: string, domain: RuntimeDomain, request: ChannelPreviewRequest): Promise<WakeupPreview> {
+    return previewChannel(this.ctx, await this.runtime(profileId, domain), request);
   }
 
   /**

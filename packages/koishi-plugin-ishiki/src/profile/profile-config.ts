@@ -1,5 +1,6 @@
 import type { FailoverConfig } from "@yesimagent/gateway";
 import type { ResourceSettings } from "../attachments/index.js";
+import type { BudgetSettings } from "./budget-settings.js";
 import type { TextReplyMode, TypingSettings } from "./profile-settings.js";
 import type { ContextEngines, EngineConfig, ToolcallEngines, WakeupEngines } from "../engines/index.js";
 
@@ -29,4 +30,6 @@ export interface ProfileConfig {
   /** A turn ending with plain text and no `send_message`: `nudge` (default) asks once, `send` delivers it, `drop` logs it. */
   textReply?: TextReplyMode;
   resources?: Partial<ResourceSettings>;
+  /** Daily token or cost limits and what happens when one is reached (issue 22). */
+  budget?: Partial<BudgetSettings>;
 }

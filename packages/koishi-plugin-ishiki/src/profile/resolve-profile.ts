@@ -1,3 +1,4 @@
+import { resolveBudget } from "./budget-settings.js";
 import { parseClaims } from "./claims.js";
 import type { FailoverConfig } from "@yesimagent/gateway";
 import { DEFAULT_FAILOVER, DEFAULT_TYPING, TEXT_REPLY_MODES, type TextReplyMode } from "./profile-settings.js";
@@ -35,6 +36,8 @@ export function resolveProfile(id: string, raw: unknown): ResolvedProfile {
   if (input.resources !== undefined) profile.resources = record(input.resources, "resources");
   if (input.codemode !== undefined) profile.codemode = record(input.codemode, "codemode");
   if (input.toolsearch !== undefined) profile.toolsearch = record(input.toolsearch, "toolsearch");
+  const budget = resolveBudget(input.budget);
+  if (budget !== undefined) profile.budget = budget;
   return profile;
 }
 

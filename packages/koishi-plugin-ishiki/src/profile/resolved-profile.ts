@@ -1,5 +1,6 @@
 import type { ResourceSettings } from "../attachments/index.js";
 import type { FailoverConfig } from "@yesimagent/gateway";
+import type { BudgetSettings } from "./budget-settings.js";
 import type { AccountClaim } from "./claims.js";
 import type { TextReplyMode, TypingSettings } from "./profile-settings.js";
 
@@ -37,4 +38,6 @@ export interface ResolvedProfile {
   context: EngineSection;
   wakeup: EngineSection;
   toolcall: EngineSection;
+  /** `budget` (issue 22), when it sets a limit. */
+  budget?: BudgetSettings;
 }

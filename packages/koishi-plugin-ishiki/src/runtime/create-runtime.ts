@@ -14,6 +14,7 @@ import { gatewayModelSource, ModelBinding } from "./model-binding.js";
 import { leaseHome } from "./home-lease.js";
 import { runtimeHomeOf, runtimeIdOf } from "./runtime-address.js";
 import type { Runtime, RuntimeOptions } from "./runtime-contract.js";
+import { historyRetention } from "./history-retention.js";
 import { createExtensionHost, trackResources } from "./runtime-host.js";
 import { createRuntimePlugin } from "./runtime-plugin.js";
 import { Teardown } from "./teardown.js";
@@ -24,6 +25,8 @@ import { ToolSurface } from "./tool-surface.js";
 import { catalogMessages, ToolSurfacePlugin } from "./tool-surface-plugin.js";
 import { outboundTarget } from "./outbound-target.js";
 import { createTextReplyPlugin, textReplyMode } from "./text-reply.js";
+import { attachWakeup, type WakeupAttachment } from "./wakeup-attach.js";
+import { gateWakes, meterGateway, meterLanguageModel, UsageRecorder, type CallSink } from "../usage/index.js";
 
 /**
  * Creates one runtime in the order of spec 08 KP-18: home, ResourceCenter, the context, wakeup and toolcall
@@ -57,30 +60,41 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
 
   let handle: Runtime | undefined;
-  const host = createExtensionHost(
-    {
-      profileId: profile.id,
-      runtimeId: id,
-      root: options.root,
-      home,
-      dataPath: options.dataPath,
-      fiber: options.fiber,
-      domain,
-      resources: resources.center,
-      logger,
-      gateway: options.gateway,
-      profileModel: () => options.gateway.profileModel(profile.model, { failover: profile.failover, logger }),
-    },
-    () => handle,
-  );
+  let agent: Agent | undefined;
+  const { budget } = options;
+  // The profile's model of the moment: a reached budget with `whenReached: group` runs on its cheaper group.
+  const modelRef = (): string => budget?.modelFor(profile.model) ?? profile.model;
+  const usage = new UsageRecorder(() => agent, logger, budget);
+  // One host per requester, so every model call it hands out is metered and attributed to it (issue 22).
+  const hostFor = (sink: CallSink) =>
+    createExtensionHost(
+      {
+        profileId: profile.id,
+        runtimeId: id,
+        root: options.root,
+        home,
+        dataPath: options.dataPath,
+        fiber: options.fiber,
+        domain,
+        resources: resources.center,
+        logger,
+        gateway: meterGateway(options.gateway, sink),
+        profileModel: () => {
+          const ref = modelRef();
+          return meterLanguageModel(options.gateway.profileModel(ref, { failover: profile.failover, logger }), ref, sink);
+        },
+      },
+      () => handle,
+    );
 
   try {
-    const context: ContextEngineInstance = await providers.context[ContextEngine.invoke](host, profile.context as EngineConfig<never>);
-    const wakeup: WakeupEngineInstance = await providers.wakeup[WakeupEngine.invoke](host, profile.wakeup as EngineConfig<never>);
-    const toolcall = await providers.toolcall[ToolcallEngine.invoke](host, profile.toolcall as EngineConfig<never>);
+    const context: ContextEngineInstance = await providers.context[ContextEngine.invoke](hostFor(usage.sideSink(`context:${profile.context.engine}`)), profile.context as EngineConfig<never>);
+    const wakeup: WakeupEngineInstance = await providers.wakeup[WakeupEngine.invoke](hostFor(usage.sideSink(`wakeup:${profile.wakeup.engine}`)), profile.wakeup as EngineConfig<never>);
+    // A toolcall engine's own calls are part of the step it serves.
+    const toolcall = await providers.toolcall[ToolcallEngine.invoke](hostFor(usage.stepSink(`toolcall:${profile.toolcall.engine}`)), profile.toolcall as EngineConfig<never>);
     const extensions: ExtensionSlot[] = [];
     for (const provider of providers.extensions) {
-      const instance = await provider.service[Extension.invoke](host, provider.config);
+      const instance = await provider.service[Extension.invoke](hostFor(usage.sideSink(`extension:${provider.name}`)), provider.config);
       if (instance === undefined) continue;
       const slot: ExtensionSlot = { name: provider.name, instance };
       extensions.push(slot);
@@ -88,7 +102,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     }
 
     const waits = new WaitController(logger);
-    let agent: Agent | undefined;
     const settings = resolveResourceSettings(profile.resources);
     const output = createToolOutputStage({ runtimeId: id, resources: resources.center, settings, agent: () => agent! });
     const coreTools: ToolSet = {
@@ -127,24 +140,29 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       return joinInstructions(parts);
     };
 
-    const model = new ModelBinding(toolcall, gatewayModelSource(options.gateway, profile.model, { failover: profile.failover, logger }));
+    const turnSink = usage.stepSink();
+    const model = new ModelBinding(toolcall, gatewayModelSource(options.gateway, modelRef, { failover: profile.failover, logger }, (built, ref) => meterLanguageModel(built, ref, turnSink)));
     const plugin = createRuntimePlugin({ context, cross: domain.mode === "cross", instructions: assembleInstructions, tools: assembleTools, model, agent: () => agent! });
     const surfacePlugin = new ToolSurfacePlugin(surface, () => agent!);
     const textReplyPlugins = textReply === undefined ? [] : [createTextReplyPlugin({ mode: textReply, sendMessage: coreTools.send_message, logger, agent: () => agent! })];
+    const retention = historyRetention(context, [output.history, surfacePlugin]);
     agent = createAgent({
       id,
       model: model.model,
       storage: createJsonlStorage(join(home, "events.jsonl"), { logger, checks: ishikiEntryChecks }),
-      plugins: [plugin, surfacePlugin, ...textReplyPlugins, ...output.plugins],
+      plugins: [plugin, surfacePlugin, ...textReplyPlugins, ...output.plugins, usage.plugin()],
       logger,
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+      ...(retention === undefined ? {} : { history: retention }),
     });
     const running = agent;
     teardown.add("agent", "agent", () => running.stop());
     teardown.add("final", "pending writes", () => running.wait());
+    teardown.add("final", "usage", () => usage.stop());
     await running.init();
-    await initialiseCatalog(surface, surfacePlugin, running, assembleTools, logger);
+    await initialiseCatalog(surface, surfacePlugin, running, retention !== undefined, assembleTools, logger);
 
+    let wakeupSide: WakeupAttachment | undefined;
     const runtime: Runtime = {
       id,
       profileId: profile.id,
@@ -153,19 +171,27 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       agent: running,
       resources: resources.center,
       logger,
+      // A policy preview's granted model calls are real spending: metered under their own purpose.
+      host: hostFor(usage.sideSink("wakeup:preview")),
       async deliver(event: IshikiEvent) {
         running.send(await captureMedia(event, resources.center), { trigger: false, ifBusy: "join" });
       },
       wake(prompt?: string) {
         return running.continue(prompt === undefined || prompt.trim() === "" ? "Continue." : prompt);
       },
-      hasScheduledWork: () => waits.isArmed() || hasScheduledWork(running),
+      get wakeup(): WakeupAttachment {
+        if (wakeupSide === undefined) throw new Error("the wakeup engine is not attached yet");
+        return wakeupSide;
+      },
+      hasScheduledWork: () => waits.isArmed() || hasScheduledWork(running) || wakeupSide?.hasScheduledWork() === true,
       stop: () => teardown.run(),
     };
     handle = runtime;
 
     if (context.attach) teardown.add("engines", "context engine", context.attach(running));
-    teardown.add("engines", "wakeup engine", wakeup.attach(running));
+    const attached = attachWakeup(wakeupView(running, options, logger, teardown), wakeup, { engine: profile.wakeup.engine, debug: (line) => logger.debug(line) });
+    wakeupSide = attached;
+    teardown.add("engines", "wakeup engine", () => attached.detach());
     teardown.add("engines", "wait", waits.attach(running));
     for (const extension of extensions) await attachExtension(extension, runtime);
     return runtime;
@@ -178,13 +204,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 /**
  * Toolsearch at creation (spec 05 CT-28, CT-31): rebuild the discovered set from persisted catalogs, run one
  * assembly for the baseline and write a baseline (none yet) or a delta (live tools differ). A failing assembly
- * writes nothing; the next turn's first step writes it.
+ * writes nothing; the next turn's first step writes it. With the runtime's retention the plugin observed the
+ * catalogs while the agent read its stream (`observed`); without it they are read from storage here.
  */
-async function initialiseCatalog(surface: ToolSurface, plugin: ToolSurfacePlugin, agent: Agent, assemble: () => Promise<ToolSet>, logger: Runtime["logger"]): Promise<void> {
+async function initialiseCatalog(surface: ToolSurface, plugin: ToolSurfacePlugin, agent: Agent, observed: boolean, assemble: () => Promise<ToolSet>, logger: Runtime["logger"]): Promise<void> {
   if (!surface.searching) return;
-  const persisted = catalogMessages(await agent.storage.read());
-  surface.restore(persisted.map((message) => message.data));
-  plugin.remember(persisted);
+  if (!observed) plugin.remember(catalogMessages(await agent.storage.read()));
+  surface.restore(plugin.catalogs().map((message) => message.data));
   try {
     await assemble();
   } catch (error) {
@@ -193,6 +219,18 @@ async function initialiseCatalog(surface: ToolSurface, plugin: ToolSurfacePlugin
   }
   plugin.writeCatalog();
   await agent.wait();
+}
+
+/**
+ * The agent the wakeup engine attaches to: the agent itself, or, under a budget with `whenReached: mentions`, a
+ * view whose `continue()` holds wakes back to direct mentions once the day's budget is reached (issue 22).
+ */
+function wakeupView(agent: Agent, options: RuntimeOptions, logger: Runtime["logger"], teardown: Teardown): Agent {
+  const { budget } = options;
+  if (budget === undefined || budget.settings.whenReached !== "mentions") return agent;
+  const gate = gateWakes(agent, () => !budget.reached, () => logger.debug("wake held back: the daily budget is reached and the message does not address the bot"));
+  teardown.add("engines", "budget gate", gate.dispose);
+  return gate.agent;
 }
 
 /** An extension's instance in one runtime, with the disposer its `attach` returned. */

@@ -5,3 +5,6 @@ export { mergeToolGroups, RESERVED_TOOL_NAMES, toolConflict, type ToolGroup } fr
 export { stopRule } from "./stop-rule.js";
 export { RuntimeRegistry, type RuntimeFactory } from "./runtime-registry.js";
 export { runtimesStopped } from "./home-lease.js";
+export { ChannelMutes, UNTIL_UNMUTED } from "./channel-mutes.js";
+export type { WakeupAttachment } from "./wakeup-attach.js";
+export { previewWakeup, type PreviewMessage, type WakeupPreview, type WakeupPreviewRequest } from "./wakeup-preview.js";

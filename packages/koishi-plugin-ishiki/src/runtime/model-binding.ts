@@ -13,19 +13,35 @@ export interface ModelSource {
 /**
  * A profile's model from the gateway. A group is looked up on every call by the failover model itself; a plain
  * `provider:model` reference is built against the provider of the moment, so a `reconfigure` that replaces
- * that provider calls for a rebuild.
+ * that provider calls for a rebuild. `ref` is read on every call: a reached budget may switch the profile to a
+ * cheaper group (issue 22), which is a rebuild too. `meter` observes the built model (usage, issue 22).
  */
-export function gatewayModelSource(gateway: Gateway, ref: string, options: Parameters<Gateway["profileModel"]>[1]): ModelSource {
-  const provider = ref.includes(":") ? ref.slice(0, ref.indexOf(":")) : undefined;
+export function gatewayModelSource(
+  gateway: Gateway,
+  ref: () => string,
+  options: Parameters<Gateway["profileModel"]>[1],
+  meter: (model: LanguageModelV4, ref: string) => LanguageModelV4 = (model) => model,
+): ModelSource {
+  const providerOf = (reference: string): unknown => {
+    if (!reference.includes(":")) return undefined;
+    try {
+      return gateway.provider(reference.slice(0, reference.indexOf(":")));
+    } catch {
+      return undefined;
+    }
+  };
+  // The version is compared by identity: the same object while neither the reference nor its provider moved.
+  let last: { ref: string; provider: unknown } | undefined;
   return {
-    build: () => gateway.profileModel(ref, options),
+    build() {
+      const reference = ref();
+      return meter(gateway.profileModel(reference, options), reference);
+    },
     version() {
-      if (provider === undefined) return undefined;
-      try {
-        return gateway.provider(provider);
-      } catch {
-        return undefined;
-      }
+      const reference = ref();
+      const provider = providerOf(reference);
+      if (last === undefined || last.ref !== reference || last.provider !== provider) last = { ref: reference, provider };
+      return last;
     },
   };
 }

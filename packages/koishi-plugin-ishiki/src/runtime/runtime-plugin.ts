@@ -3,6 +3,7 @@ import type { Agent, AgentPlugin } from "@yesimagent/core";
 import type { ContextEngineInstance } from "../engines/index.js";
 import { renderFacts } from "../engines/shared/index.js";
 import type { ModelBinding } from "./model-binding.js";
+import { sinceLastReset } from "./context-reset.js";
 import { stopRule } from "./stop-rule.js";
 
 /** What the model sees in place of a history that holds nothing yet; never persisted. */
@@ -33,7 +34,11 @@ export function createRuntimePlugin(options: RuntimePluginOptions): AgentPlugin 
     extendInstructions: () => options.instructions(),
     extendTools: () => options.tools(),
     async transformEntries(entries, request) {
-      return context.prepareEntries ? await context.prepareEntries(entries, request) : undefined;
+      // Every engine sees the context after the latest `ishiki.reset` only (issue 22); history stays on disk.
+      // Positions stay absolute (issue 19): the engine learns where the slice it is handed starts in the stream.
+      const { entries: current, cut } = sinceLastReset(entries);
+      if (context.prepareEntries) return await context.prepareEntries(current, { ...request, offset: request.offset + cut });
+      return cut === 0 ? undefined : current;
     },
     async transformMessages(messages, request) {
       const rendered = context.renderMessages ? await context.renderMessages(messages, request) : messages;

@@ -1,5 +1,5 @@
 import type { ToolSet } from "ai";
-import type { Agent, AgentPlugin } from "@yesimagent/core";
+import type { Agent, AgentEntry, AgentPlugin } from "@yesimagent/core";
 import { createAttachmentPlugins, sendAttachmentRecord, type ResourceSettings } from "../attachments/index.js";
 import { wrapToolSet, type ExitContext } from "../exit/index.js";
 import type { ResourceCenter } from "../resources/index.js";
@@ -12,6 +12,8 @@ import type { ResourceCenter } from "../resources/index.js";
 export interface ToolOutputStage {
   wrapTools(tools: ToolSet): ToolSet;
   readonly plugins: readonly AgentPlugin[];
+  /** What the attachments fold needs from every entry when the agent keeps only a tail (issue 19). */
+  readonly history: { observe(entry: AgentEntry): void; clear(): void };
 }
 
 export interface ToolOutputOptions {
@@ -33,5 +35,6 @@ export function createToolOutputStage(options: ToolOutputOptions): ToolOutputSta
   return {
     wrapTools: (tools) => wrapToolSet(tools, exit),
     plugins: [attachments.associate, attachments.project],
+    history: attachments.history,
   };
 }

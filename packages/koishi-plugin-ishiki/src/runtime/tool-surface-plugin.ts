@@ -31,7 +31,30 @@ export class ToolSurfacePlugin implements AgentPlugin {
 
   /** Catalog messages already in the fact stream (runtime creation, CT-31). */
   remember(messages: readonly CatalogMessage[]): void {
-    this.written.push(...messages);
+    for (const message of messages) this.keep(message);
+  }
+
+  /** One entry of the stream (the runtime's retention, issue 19): catalogs are kept here, not in the history. */
+  observe(entry: AgentEntry): void {
+    if (entry.type === "message" && isCatalogMessage(entry.data)) this.keep(entry.data);
+  }
+
+  /** The catalogs CT-31 and CT-34 need: since the latest baseline (or the latest one, before any baseline). */
+  catalogs(): readonly CatalogMessage[] {
+    return this.written;
+  }
+
+  /** The stream was cleared. */
+  clear(): void {
+    this.written.length = 0;
+  }
+
+  private keep(message: CatalogMessage): void {
+    // A catalog this plugin wrote is kept when written and observed again when it lands in the stream.
+    if (this.written.some((written) => written.id === message.id)) return;
+    if (message.data.kind === "baseline") this.written.length = 0;
+    else if (!this.written.some((written) => written.data.kind === "baseline")) this.written.length = 0;
+    this.written.push(message);
   }
 
   /** Writes the catalog message the visible set calls for, if any; joins a running turn without starting one. */
@@ -39,7 +62,7 @@ export class ToolSurfacePlugin implements AgentPlugin {
     const data = this.surface.nextCatalog();
     if (!data) return undefined;
     const message = createCustomMessage(CATALOG_MESSAGE_TYPE, data);
-    this.written.push(message);
+    this.keep(message);
     this.agent().send(message, { trigger: false, ifBusy: "join" });
     return data;
   }

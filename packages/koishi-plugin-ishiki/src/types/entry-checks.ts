@@ -60,7 +60,7 @@ const attachment: DataCheck = (data) => {
   return "source is not tool or platform";
 };
 
-/** Checks for the four Ishiki custom messages (AG-4) and the two custom entries (AG-2), shared by every runtime. */
+/** Checks for the four Ishiki custom messages (AG-4) and the custom entries (AG-2, issue 22), shared by every runtime. */
 export const ishikiEntryChecks: EntryChecks = {
   messages: {
     "ishiki.message.created": shape({
@@ -89,6 +89,8 @@ export const ishikiEntryChecks: EntryChecks = {
   },
   entries: {
     "ishiki.compact": shape({ summary: "string", lastEntryId: "string" }),
+    "ishiki.usage": shape({ purpose: "string", model: "string", usage: (value) => (isObject(value) ? undefined : "is not an object") }),
+    "ishiki.reset": shape({ by: "string?" }),
     "ishiki.delivery": shape({ turnId: "string", stepNumber: "number", items: listOf(shape({ key: "string", url: "string", outcome: ["shown", "terminal", "released"] })) }),
   },
 };

@@ -13,3 +13,4 @@ export type {
   IshikiUser,
 } from "./messages.js";
 export { ishikiEntryChecks } from "./entry-checks.js";
+export type { IshikiReset, IshikiStepCall, IshikiUsage } from "./operating.js";

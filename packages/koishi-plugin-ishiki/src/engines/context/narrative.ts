@@ -5,6 +5,7 @@ import type { ExtensionHost } from "../../extension/index.js";
 import { validateBlock, type ValidatedBlock, type ValidatingEngine } from "../block-validation.js";
 import { ContextEngine } from "../context-engine.js";
 import type { ContextEngineInstance } from "../context-engine-instance.js";
+import { contextRetention, type ContextRetention, type RetainingContext } from "../context-retention.js";
 import type { ContextEngines, EngineConfig } from "../engine-maps.js";
 import { validateWithZod } from "../shared/index.js";
 import { renderNarrative } from "./narrative-render.js";
@@ -27,20 +28,30 @@ function isStoryMessage(message: AgentMessage): boolean {
  * entries stay. Entries are never modified.
  */
 export function narrativeWindow(entries: readonly AgentEntry[], maxMessages: number): readonly AgentEntry[] {
+  const cut = narrativeCut(entries, maxMessages);
+  if (cut <= 0) return entries;
+  return entries.filter((entry, index) => index >= cut || entry.type !== "message");
+}
+
+/** The index of the oldest story message the window keeps, or -1 when it keeps every message. */
+function narrativeCut(entries: readonly AgentEntry[], maxMessages: number): number {
   let counted = 0;
-  let cut = -1;
   for (let index = entries.length - 1; index >= 0; index -= 1) {
     const entry = entries[index];
     if (entry.type !== "message" || !isStoryMessage(entry.data)) continue;
     counted += 1;
-    if (counted === maxMessages) {
-      cut = index;
-      break;
-    }
+    if (counted === maxMessages) return index;
   }
-  if (cut <= 0) return entries;
-  return entries.filter((entry, index) => index >= cut || entry.type !== "message");
+  return -1;
 }
+
+/**
+ * What memory must keep (issue 19): the window's messages. Non-message entries before the cut, which the
+ * window passes on, never reach the model (only message entries are projected), so they need not stay.
+ */
+export const narrativeRetention = (maxMessages: number): ContextRetention => ({
+  retainFrom: (entries, offset) => offset + Math.max(0, narrativeCut(entries, maxMessages)),
+});
 
 /**
  * The `narrative` context engine (spec 06 §2.3): the history as one story message headed by the marker line
@@ -56,9 +67,10 @@ export class NarrativeContextEngine extends ContextEngine<"narrative"> implement
     return validateWithZod("context.narrative", narrativeContextBlock, block);
   }
 
-  public [ContextEngine.invoke](host: ExtensionHost, config: EngineConfig<Pick<ContextEngines, "narrative">>): ContextEngineInstance {
+  public [ContextEngine.invoke](host: ExtensionHost, config: EngineConfig<Pick<ContextEngines, "narrative">>): RetainingContext {
     const { maxMessages } = narrativeContextBlock.parse(config.narrative ?? {});
     return {
+      [contextRetention]: () => narrativeRetention(maxMessages),
       prepareEntries: (entries) => narrativeWindow(entries, maxMessages),
       renderMessages: (messages) => renderNarrative(messages, host.domain, Date.now()),
     };

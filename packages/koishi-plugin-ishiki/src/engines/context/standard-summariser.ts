@@ -45,6 +45,39 @@ export function summaryRecords(entries: readonly AgentEntry[]): SummaryRecord[] 
   return records;
 }
 
+/**
+ * The newest records whose contents fit `maxChars`, at least one (decided here, issue 19). A long history of
+ * facts windowed for the first time would otherwise reach the summariser whole, in one request over any
+ * model's context, retried after every turn; the records left out are older than anything the window shows.
+ * Memory stays bounded while the records stream in from disk.
+ */
+export class RecordBudget {
+  private records: SummaryRecord[] = [];
+  private head = 0;
+  private chars = 0;
+
+  public constructor(private readonly maxChars: number) {}
+
+  public push(records: readonly SummaryRecord[]): void {
+    for (const record of records) {
+      this.records.push(record);
+      this.chars += record.content.length;
+    }
+    while (this.chars > this.maxChars && this.records.length - this.head > 1) {
+      this.chars -= this.records[this.head].content.length;
+      this.head += 1;
+    }
+    if (this.head >= 1024 && 2 * this.head >= this.records.length) {
+      this.records = this.records.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  public take(): SummaryRecord[] {
+    return this.records.slice(this.head);
+  }
+}
+
 /** Asks `model` for the summary; an empty answer is a failure, so the flag stays and the next turn retries. */
 export async function summarise(model: LanguageModelV4, input: SummaryInput, signal: AbortSignal): Promise<string> {
   const result = await generateText({ model, instructions: SUMMARISER_RULES, prompt: JSON.stringify(input), abortSignal: signal, maxRetries: 0 });

@@ -39,6 +39,17 @@ export class TokenModel {
   }
 }
 
+/**
+ * The widest budget any learned model can give for `maxTokens` (lowest rate, nothing fixed): a window planned
+ * with it starts no later than any real one, so it is what the runtime keeps in memory (issue 19).
+ */
+export function widestBudget(maxTokens: number): WindowBudget {
+  // The refill target is the ceiling too: a plan stopped by it then also proves every earlier start over the
+  // ceiling, whatever anchor a compaction still running writes later.
+  const ceiling = maxTokens / MIN_RATE;
+  return { ceiling, target: ceiling };
+}
+
 export interface WindowBudget {
   ceiling: number;
   target: number;

@@ -16,13 +16,28 @@ function replied(entry: AgentEntry): boolean {
  * results stay paired). Non-message entries always stay. Entries are never modified (EN-8). One backward pass.
  */
 export function v3Window(entries: readonly AgentEntry[], options: V3WindowOptions): AgentEntry[] {
-  const recent = new Set<string>();
   const kept: AgentEntry[] = [];
+  walkBack(entries, options, (entry) => kept.push(entry));
+  return kept.reverse();
+}
+
+/**
+ * The index of the oldest message entry the window keeps (0 when it may keep the first): what memory must
+ * hold (issue 19). Non-message entries older than it never reach the model, since only messages are projected.
+ */
+export function v3WindowStart(entries: readonly AgentEntry[], options: V3WindowOptions): number {
+  return walkBack(entries, options, () => {});
+}
+
+/** The backward pass: `keep` gets each kept entry, newest first; returns where the message count ran out, or 0. */
+function walkBack(entries: readonly AgentEntry[], options: V3WindowOptions, keep: (entry: AgentEntry) => void): number {
+  const recent = new Set<string>();
   let messages = 0;
+  let start = 0;
   for (let index = entries.length - 1; index >= 0; index -= 1) {
     const entry = entries[index];
     if (entry.type !== "message") {
-      kept.push(entry);
+      keep(entry);
       continue;
     }
     if (options.keepFullTurnCount > 0 && replied(entry) && entry.turnId !== undefined && !recent.has(entry.turnId)) {
@@ -31,7 +46,8 @@ export function v3Window(entries: readonly AgentEntry[], options: V3WindowOption
     }
     if (messages >= options.maxMessages) continue;
     messages += 1;
-    kept.push(entry);
+    if (messages === options.maxMessages) start = index;
+    keep(entry);
   }
-  return kept.reverse();
+  return start;
 }

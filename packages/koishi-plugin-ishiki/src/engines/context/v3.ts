@@ -4,11 +4,11 @@ import type { AgentEntry, AgentMessage } from "@yesimagent/core";
 import type { ExtensionHost } from "../../extension/index.js";
 import { validateBlock, type ValidatedBlock, type ValidatingEngine } from "../block-validation.js";
 import { ContextEngine } from "../context-engine.js";
-import type { ContextEngineInstance } from "../context-engine-instance.js";
+import { contextRetention, type RetainingContext } from "../context-retention.js";
 import type { EngineConfig, ContextEngines } from "../engine-maps.js";
 import { validateWithZod } from "../shared/index.js";
 import { readMemoryBlocks, renderMemoryBlocks } from "./v3-memory.js";
-import { v3Window } from "./v3-window.js";
+import { v3Window, v3WindowStart } from "./v3-window.js";
 import { renderWorldState } from "./v3-world-state.js";
 
 const v3ContextBlock = z.object({
@@ -31,10 +31,11 @@ export class V3ContextEngine extends ContextEngine<"v3"> implements ValidatingEn
     return validateWithZod("context.v3", v3ContextBlock, block);
   }
 
-  public [ContextEngine.invoke](host: ExtensionHost, config: EngineConfig<Pick<ContextEngines, "v3">>): ContextEngineInstance {
+  public [ContextEngine.invoke](host: ExtensionHost, config: EngineConfig<Pick<ContextEngines, "v3">>): RetainingContext {
     const settings = v3ContextBlock.parse(config.v3 ?? {});
     const reported = new Set<string>();
     return {
+      [contextRetention]: () => ({ retainFrom: (entries, offset) => offset + v3WindowStart(entries, settings) }),
       prepareEntries: (entries: readonly AgentEntry[]) => v3Window(entries, settings),
       renderMessages: (messages: AgentMessage[]) => renderWorldState(messages, host.domain),
       instructions: async () => {

@@ -34,13 +34,15 @@ export function createNarrativeModel(base: LanguageModelV4, options: NarrativeMo
     const { prompt, tools: _tools, toolChoice: _choice, responseFormat: _format, maxOutputTokens, stopSequences: _stop, includeRawChunks: _raw, ...shared } = call;
     const tools = functionTools(call);
     const outputs: RoleOutput[] = [];
-    const role = async (model: LanguageModelV4, settings: Partial<LanguageModelV4CallOptions> & Pick<LanguageModelV4CallOptions, "prompt">): Promise<RoleOutput> => {
-      const output = await runRole(model, { ...shared, ...settings });
+    const role = async (name: keyof NarrativeRoles, settings: Partial<LanguageModelV4CallOptions> & Pick<LanguageModelV4CallOptions, "prompt">): Promise<RoleOutput> => {
+      // The role names its call's purpose for usage records (issue 22); providers read only their own namespace.
+      const providerOptions = { ...shared.providerOptions, ishiki: { purpose: name } };
+      const output = await runRole(options.roles[name](), { ...shared, ...settings, providerOptions });
       outputs.push(output);
       return output;
     };
 
-    const told = await role(options.roles.narrator(), { prompt: narratorPrompt(prompt, tools), maxOutputTokens: options.maxNarrationTokens });
+    const told = await role("narrator", { prompt: narratorPrompt(prompt, tools), maxOutputTokens: options.maxNarrationTokens });
     const parsed = parseNarration(told.text);
     if (parsed.decision === undefined) options.logger.warn("narrative: the narrator gave no DECISION line; treating it as done");
     const { narration } = parsed;
@@ -49,13 +51,13 @@ export function createNarrativeModel(base: LanguageModelV4, options: NarrativeMo
 
     const calls: ToolCall[] = [];
     const decode = async (task: string, choice: LanguageModelV4CallOptions["toolChoice"], offered = tools): Promise<void> => {
-      const output = await role(options.roles.decoder(), { prompt: decoderPrompt(prompt, narration, task), tools: offered, toolChoice: choice, maxOutputTokens });
+      const output = await role("decoder", { prompt: decoderPrompt(prompt, narration, task), tools: offered, toolChoice: choice, maxOutputTokens });
       if (output.calls.length === 0) options.logger.debug("narrative: the decoder called no tool");
       calls.push(...output.calls);
     };
     const sender = tools.find((tool) => tool.name === "send_message");
     if (decision === "reply" && sender !== undefined && !options.cross) {
-      const written = await role(options.roles.replyer(), { prompt: replyerPrompt(prompt, narration, options.replyStyle), maxOutputTokens });
+      const written = await role("replyer", { prompt: replyerPrompt(prompt, narration, options.replyStyle), maxOutputTokens });
       const text = unquote(written.text.trim());
       if (text !== "") calls.push({ type: "tool-call", toolCallId: `narrative-${crypto.randomUUID()}`, toolName: "send_message", input: JSON.stringify({ messages: [text] }) });
     } else if (decision === "reply") {

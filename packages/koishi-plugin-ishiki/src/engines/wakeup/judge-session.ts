@@ -1,9 +1,10 @@
 import { generateText, Output } from "ai";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { Logger } from "koishi";
-import type { Agent, AgentEvent } from "@yesimagent/core";
+import type { Agent, AgentEntry, AgentEvent } from "@yesimagent/core";
 import type { RuntimeDomain } from "../../extension/index.js";
 import { PendingWake } from "../../tools/index.js";
+import { wakeupEnvironment } from "../wakeup-environment.js";
 import type { JudgeWakeupOptions } from "./judge-block.js";
 import { judgeAnswer, judgePrompt, judgeSystem, judgeWakes } from "./judge-prompt.js";
 import { JudgeWindows } from "./judge-window.js";
@@ -23,10 +24,13 @@ export interface JudgeSessionOptions {
 /**
  * One runtime's LLM-judge wakeup (spec 06 §3.3): rule hits wake at once; other facts, unless the bot spoke in
  * the channel within `cooldownMs`, go to the judge, one judgement per channel at a time (facts meanwhile cause
- * one re-run on the newest window). Failures never wake. The windows are seeded from storage.
+ * one re-run on the newest window). Failures never wake. The windows are seeded from storage. Every verdict is
+ * reported with the judge's answer; a preview without model budget reports the facts the judge would have seen.
  */
 export function attachJudge(agent: Agent, session: JudgeSessionOptions): () => void {
   const { options, logger } = session;
+  const environment = wakeupEnvironment(agent);
+  const { now, report } = environment;
   const windows = new JudgeWindows(options.historyMessages, session.domain);
   const disposed = new AbortController();
   const wake = new PendingWake(agent, () => agent.continue(), logger);
@@ -41,7 +45,12 @@ export function attachJudge(agent: Agent, session: JudgeSessionOptions): () => v
       do {
         channel.rerun = false;
         const seq = channel.seq;
-        const prompt = judgePrompt(channel, options, Date.now());
+        const about = { channel: key, seq, ...(channel.messageId === undefined ? {} : { messageId: channel.messageId }) };
+        if (!environment.claimModelCall()) {
+          report({ outcome: "quiet", rule: "judge", detail: "not asked: the preview's model-call budget is spent", ...about });
+          continue;
+        }
+        const prompt = judgePrompt(channel, options, now());
         const started = Date.now();
         try {
           const result = await generateText({
@@ -55,11 +64,14 @@ export function attachJudge(agent: Agent, session: JudgeSessionOptions): () => v
           const answer = result.output;
           const wakes = judgeWakes(answer, options.threshold);
           logger.debug(`judge ${key}: ${JSON.stringify(answer)} → ${wakes ? "wake" : "stay quiet"} (${Date.now() - started} ms)`);
+          const score = Math.sqrt(Math.max(answer.addressed, answer.interested) * (1 - answer.others));
+          report({ outcome: wakes ? "wake" : "quiet", rule: "judge", detail: `answer ${JSON.stringify(answer)} → ${score.toFixed(2)} ${wakes ? "≥" : "<"} threshold ${options.threshold}`, ...about });
           // A step that already read the fact makes the wake redundant (the agent may have woken meanwhile).
           if (wakes && !disposed.signal.aborted && seq > seenSeq) wake.hit(seq);
         } catch (error) {
           if (disposed.signal.aborted) return;
           logger.debug(`judge ${key}: no wake, ${errorText(error)} (${Date.now() - started} ms)`);
+          report({ outcome: "quiet", rule: "judge", detail: `judgement failed: ${errorText(error)}`, ...about });
         }
       } while (channel.rerun && !disposed.signal.aborted);
     } finally {
@@ -69,25 +81,34 @@ export function attachJudge(agent: Agent, session: JudgeSessionOptions): () => v
 
   const onEvent = (event: AgentEvent, stored: boolean): void => {
     if (event.type !== "message.appended") return;
-    if (!stored) windows.record(event.message, Date.now());
+    if (!stored) windows.record(event.message, now());
     const created = createdFact(event);
     if (created === undefined) return;
     const { fact, seq } = created;
     const key = channelKey(fact);
     const channel = windows.get(key);
-    channel.seq = Math.max(channel.seq, seq);
+    if (seq >= channel.seq) {
+      channel.seq = seq;
+      channel.messageId = fact.messageId;
+    }
+    const about = { channel: key, seq, messageId: fact.messageId };
     const rule = standardHit(fact, options.rules);
     if (rule !== undefined) {
       logger.debug("wake hit %s on message %s", rule, fact.messageId);
+      report({ outcome: "wake", rule, ...about });
       wake.hit(seq);
       return;
     }
-    if (channel.lastSpokeAt !== undefined && Date.now() - channel.lastSpokeAt < options.cooldownMs) return;
-    if (channel.running) {
-      channel.rerun = true;
+    if (channel.lastSpokeAt !== undefined && now() - channel.lastSpokeAt < options.cooldownMs) {
+      report({ outcome: "quiet", rule: "cooldown", detail: `the bot spoke here ${Math.round((now() - channel.lastSpokeAt) / 1000)} s ago (cooldownMs ${options.cooldownMs})`, ...about });
       return;
     }
-    void judge(key);
+    if (channel.running) {
+      channel.rerun = true;
+      report({ outcome: "held", rule: "judge", detail: "a judgement of this channel is running; it runs once more on the newest window", ...about });
+      return;
+    }
+    environment.background(judge(key));
   };
 
   const unsubscribe = agent.channel.subscribe("agent", (event) => {
@@ -95,17 +116,24 @@ export function attachJudge(agent: Agent, session: JudgeSessionOptions): () => v
     if (seeded) onEvent(event, false);
     else if (event.type === "message.appended") early.push(event);
   });
-  void agent.storage
-    .read()
-    .then((entries) => windows.seed(entries))
-    .catch((error: unknown) => {
-      logger.warn(`judge window seeding failed: ${errorText(error)}`);
-      return new Set<string>();
-    })
+  // Streamed from disk (issue 19): the windows keep their last lines, never the stream. An early event whose
+  // seq is within the entries read was stored before the read reached it, so it is not counted twice.
+  let read = 0;
+  void streamStored(agent, (entry) => {
+    read += 1;
+    windows.seed(entry);
+  })
+    .then(
+      () => read,
+      (error: unknown) => {
+        logger.warn(`judge window seeding failed: ${errorText(error)}`);
+        return 0;
+      },
+    )
     .then((stored) => {
       if (disposed.signal.aborted) return;
       seeded = true;
-      for (const event of early.splice(0)) onEvent(event, event.type === "message.appended" && stored.has(event.entryId));
+      for (const event of early.splice(0)) onEvent(event, event.type === "message.appended" && event.seq <= stored);
     });
 
   return () => {
@@ -115,4 +143,10 @@ export function attachJudge(agent: Agent, session: JudgeSessionOptions): () => v
     windows.clear();
     early.length = 0;
   };
+}
+
+/** Every stored entry in order, streamed when the storage can. */
+async function streamStored(agent: Agent, visit: (entry: AgentEntry) => void): Promise<void> {
+  if (agent.storage.scan) return agent.storage.scan(visit);
+  for (const entry of await agent.storage.read()) visit(entry);
 }

@@ -23,8 +23,9 @@ export interface JudgeChannel {
   running: boolean;
   /** Facts arrived while a judgement ran: one more run on the newest window. */
   rerun: boolean;
-  /** The newest fact's seq, the one a wake is for. */
+  /** The newest fact's seq, the one a wake is for, and its message id. */
   seq: number;
+  messageId?: string;
 }
 
 function clip(text: string): string {
@@ -95,14 +96,9 @@ export class JudgeWindows {
     }
   }
 
-  /** Seeds the windows from the stored stream; returns the ids read, so live events already stored are not counted twice. */
-  public seed(entries: readonly AgentEntry[]): Set<string> {
-    const ids = new Set<string>();
-    for (const entry of entries) {
-      ids.add(entry.id);
-      if (entry.type === "message") this.record(entry.data, entry.timestamp);
-    }
-    return ids;
+  /** Seeds the windows with one stored entry, in stream order (the windows keep only their last lines). */
+  public seed(entry: AgentEntry): void {
+    if (entry.type === "message") this.record(entry.data, entry.timestamp);
   }
 
   public clear(): void {

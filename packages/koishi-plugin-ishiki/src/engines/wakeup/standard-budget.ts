@@ -1,5 +1,5 @@
 import type { Agent } from "@yesimagent/core";
-import { unrefTimer } from "./wake-timers.js";
+import type { WakeupEnvironment } from "../wakeup-environment.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -7,9 +7,13 @@ export interface TurnBudgetOptions {
   cooldownMs: number;
   maxTurnsPerHour: number;
   now(): number;
+  setTimer: WakeupEnvironment["setTimer"];
   debug(message: string): void;
   onError(error: unknown): void;
 }
+
+/** What `open` did: opened a turn, dropped the wake at the hourly cap, or postponed it by the cooldown. */
+export type BudgetOutcome = { kind: "opened" } | { kind: "cap"; limit: number } | { kind: "cooldown"; waitMs: number };
 
 /**
  * The turns the standard engine opens itself (spec 06 EN-28): at most `maxTurnsPerHour` in any rolling hour (hits
@@ -18,7 +22,7 @@ export interface TurnBudgetOptions {
  */
 export class TurnBudget {
   private readonly opened: number[] = [];
-  private postponed: NodeJS.Timeout | undefined;
+  private postponed: (() => void) | undefined;
 
   public constructor(
     private readonly agent: Agent,
@@ -27,26 +31,28 @@ export class TurnBudget {
   ) {}
 
   /** Opens a turn unless the cap drops the wake or the cooldown postpones it. */
-  public open(): void {
+  public open(): BudgetOutcome {
     const { cooldownMs, maxTurnsPerHour, now, debug, onError } = this.options;
     const at = now();
     while (this.opened.length > 0 && this.opened[0] <= at - HOUR_MS) this.opened.shift();
     if (maxTurnsPerHour > 0 && this.opened.length >= maxTurnsPerHour) {
       debug(`wake dropped: ${maxTurnsPerHour} turns in the last hour`);
-      return;
+      return { kind: "cap", limit: maxTurnsPerHour };
     }
     const last = this.opened.at(-1);
     if (cooldownMs > 0 && last !== undefined && at - last < cooldownMs) {
+      const waitMs = last + cooldownMs - at;
       if (this.postponed === undefined) {
-        debug(`wake postponed by the cooldown for ${last + cooldownMs - at} ms`);
-        this.postponed = unrefTimer(last + cooldownMs - at, () => {
+        debug(`wake postponed by the cooldown for ${waitMs} ms`);
+        this.postponed = this.options.setTimer(waitMs, () => {
           this.postponed = undefined;
           this.retry();
         }, onError);
       }
-      return;
+      return { kind: "cooldown", waitMs };
     }
     if (this.agent.continue() !== undefined) this.opened.push(at);
+    return { kind: "opened" };
   }
 
   /** Whether a wake waits for the cooldown to end. */
@@ -55,7 +61,7 @@ export class TurnBudget {
   }
 
   public dispose(): void {
-    clearTimeout(this.postponed);
+    this.postponed?.();
     this.postponed = undefined;
   }
 }

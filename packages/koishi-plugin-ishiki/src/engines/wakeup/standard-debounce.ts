@@ -1,15 +1,16 @@
-import { unrefTimer } from "./wake-timers.js";
+import type { WakeupEnvironment } from "../wakeup-environment.js";
 
 interface PendingChannel {
   seq: number;
-  quiet?: NodeJS.Timeout;
-  max?: NodeJS.Timeout;
+  quiet?: () => void;
+  max?: () => void;
 }
 
 /**
  * Per-channel debounce of wake hits (spec 06 EN-27, EN-30): a channel with a pending hit fires once `quietMs`
  * pass without a new fact in it, or `maxMs` after its first pending hit, whichever comes first; hits merge into
  * one firing carrying the newest hit's `seq`. `quietMs` 0 fires at once; `maxMs` 0 leaves only the quiet timer.
+ * Timers run on the engine's clock (real, or a preview's virtual one).
  */
 export class WakeDebounce {
   private readonly pending = new Map<string, PendingChannel>();
@@ -19,6 +20,7 @@ export class WakeDebounce {
     private readonly maxMs: number,
     private readonly fire: (seq: number, key: string) => void,
     private readonly onError: (error: unknown) => void,
+    private readonly setTimer: WakeupEnvironment["setTimer"],
   ) {}
 
   /** A fact arrived in `key`: it restarts the quiet period of a pending hit there. */
@@ -36,7 +38,7 @@ export class WakeDebounce {
     if (channel === undefined) {
       channel = { seq };
       this.pending.set(key, channel);
-      if (this.maxMs > 0) channel.max = unrefTimer(this.maxMs, () => this.flush(key), this.onError);
+      if (this.maxMs > 0) channel.max = this.setTimer(this.maxMs, () => this.flush(key), this.onError);
     }
     channel.seq = Math.max(channel.seq, seq);
     this.restartQuiet(key, channel);
@@ -49,23 +51,23 @@ export class WakeDebounce {
 
   public dispose(): void {
     for (const channel of this.pending.values()) {
-      clearTimeout(channel.quiet);
-      clearTimeout(channel.max);
+      channel.quiet?.();
+      channel.max?.();
     }
     this.pending.clear();
   }
 
   private restartQuiet(key: string, channel: PendingChannel): void {
-    clearTimeout(channel.quiet);
-    channel.quiet = unrefTimer(this.quietMs, () => this.flush(key), this.onError);
+    channel.quiet?.();
+    channel.quiet = this.setTimer(this.quietMs, () => this.flush(key), this.onError);
   }
 
   private flush(key: string): void {
     const channel = this.pending.get(key);
     if (channel === undefined) return;
     this.pending.delete(key);
-    clearTimeout(channel.quiet);
-    clearTimeout(channel.max);
+    channel.quiet?.();
+    channel.max?.();
     this.fire(channel.seq, key);
   }
 }

@@ -3,11 +3,12 @@ import type { Agent } from "@yesimagent/core";
 import { PendingWake } from "../../tools/index.js";
 import { matchKeyword, mentionsSelf, quotesSelf } from "../shared/index.js";
 import type { V3WakeupOptions } from "./v3-block.js";
+import { wakeupEnvironment } from "../wakeup-environment.js";
 import { decayWillingness, raiseWillingness, wakeProbability } from "./v3-willingness.js";
 import { channelKey } from "./channel-key.js";
 import { createdFact } from "./created-fact.js";
 
-/** The random source and clock of the `v3` engine; tests inject their own. */
+/** The random source and clock of the `v3` engine; tests inject their own, a policy preview its virtual ones. */
 export interface V3Chance {
   random(): number;
   now(): number;
@@ -22,9 +23,11 @@ interface Willingness {
 /**
  * One runtime's willingness wakeup (spec 06 §3.2): per channel a score that each fact raises and time decays
  * lazily (no resident timer); a fact wakes with the score's probability; every `turn.done` charges each channel
- * seen `replyCost`. State lives only while attached.
+ * seen `replyCost`. State lives only while attached. Each fact's score, probability and draw are reported.
  */
-export function attachV3(agent: Agent, options: V3WakeupOptions, chance: V3Chance, logger: Logger): () => void {
+export function attachV3(agent: Agent, options: V3WakeupOptions, injected: V3Chance, logger: Logger): () => void {
+  const environment = wakeupEnvironment(agent);
+  const chance: V3Chance = environment.simulated ? environment : injected;
   const channels = new Map<string, Willingness>();
   const wake = new PendingWake(agent, () => agent.continue(), logger);
   const decayed = (key: string): Willingness => {
@@ -55,7 +58,10 @@ export function attachV3(agent: Agent, options: V3WakeupOptions, chance: V3Chanc
     const probability = wakeProbability(state.score, options);
     const draw = chance.random();
     logger.debug("willingness %s on message %s: p=%s", state.score.toFixed(2), fact.messageId, probability.toFixed(3));
-    if (draw < probability) wake.hit(seq);
+    const wakes = draw < probability;
+    const detail = `score ${state.score.toFixed(2)}${probability > 0 ? ` > ${options.probabilityThreshold}, p ${probability.toFixed(3)}, draw ${draw.toFixed(3)}` : ` ≤ threshold ${options.probabilityThreshold}`}`;
+    environment.report({ outcome: wakes ? "wake" : "quiet", rule: "willingness", detail, channel: channelKey(fact), seq, messageId: fact.messageId });
+    if (wakes) wake.hit(seq);
   });
   return () => {
     unsubscribe();
