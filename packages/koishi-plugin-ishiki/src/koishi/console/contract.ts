@@ -25,7 +25,7 @@ export interface RuntimeOverview {
   state: RuntimeState;
   /** The last turn's outcome and when it ended. */
   lastTurn?: { outcome: "done" | "failed" | "aborted"; at: number; error?: string };
-  /** Sum of `totalUsage.totalTokens` over the turns that ended since local midnight. */
+  /** Input plus output tokens of every model call since the UTC day began (as `ishiki.usage` counts them). */
   tokensToday: number;
   facts: number;
 }

@@ -1,4 +1,5 @@
 import type { AgentEntry } from "@yesimagent/core";
+import { entryCalls, utcDayStart } from "../../usage/index.js";
 import { describeClaims, type ProfileActivation } from "../profile-activation.js";
 import type { ConsoleOverview, RuntimeOverview } from "./contract.js";
 import type { FactReader } from "./fact-reader.js";
@@ -8,7 +9,7 @@ type StreamSummary = Pick<RuntimeOverview, "lastTurn" | "tokensToday" | "facts">
 
 /**
  * The page's overview: every profile with its state and runtimes. A stream's summary is kept per file version
- * and local day, so an overview of idle runtimes reads no file again.
+ * and UTC day, so an overview of idle runtimes reads no file again.
  */
 export class OverviewBuilder {
   private readonly summaries = new Map<string, { key: string; summary: StreamSummary }>();
@@ -41,11 +42,11 @@ export class OverviewBuilder {
   private async summary(stream: RuntimeStream, now: number): Promise<StreamSummary> {
     const version = await this.reader.version(stream.path);
     if (version === undefined) return { tokensToday: 0, facts: 0 };
-    const midnight = new Date(now).setHours(0, 0, 0, 0);
-    const key = `${version}@${midnight}`;
+    const day = utcDayStart(now);
+    const key = `${version}@${day}`;
     const cached = this.summaries.get(stream.path);
     if (cached?.key === key) return cached.summary;
-    const summary = summarize(await this.reader.read(stream.path), midnight);
+    const summary = summarize(await this.reader.read(stream.path), day);
     this.summaries.set(stream.path, { key, summary });
     return summary;
   }
@@ -57,21 +58,20 @@ function stateOf(stream: RuntimeStream): RuntimeOverview["state"] {
   return stream.live.agent.isIdle() ? "idle" : "running";
 }
 
-/** The last turn's end and the tokens of the turns that ended since `midnight` (local time). */
-export function summarize(entries: readonly AgentEntry[], midnight: number): StreamSummary {
+/**
+ * The last turn's end, and the tokens of every model call since `since` (the UTC day's start): turn steps and
+ * side requests, input plus output, counted as `ishiki.usage` and the daily budget count them (issue 22).
+ */
+export function summarize(entries: readonly AgentEntry[], since: number): StreamSummary {
   let tokensToday = 0;
   let lastTurn: RuntimeOverview["lastTurn"];
   for (const entry of entries) {
+    if (entry.timestamp >= since) for (const { counts } of entryCalls(entry)) tokensToday += counts.input + counts.output;
     if (entry.type !== "event") continue;
     const event = entry.data;
-    if (event.type === "turn.done") {
-      lastTurn = { outcome: "done", at: entry.timestamp };
-      if (entry.timestamp >= midnight) tokensToday += event.totalUsage?.totalTokens ?? 0;
-    } else if (event.type === "turn.failed") {
-      lastTurn = { outcome: "failed", at: entry.timestamp, error: `${event.error.name}: ${event.error.message}` };
-    } else if (event.type === "turn.aborted") {
-      lastTurn = { outcome: "aborted", at: entry.timestamp };
-    }
+    if (event.type === "turn.done") lastTurn = { outcome: "done", at: entry.timestamp };
+    else if (event.type === "turn.failed") lastTurn = { outcome: "failed", at: entry.timestamp, error: `${event.error.name}: ${event.error.message}` };
+    else if (event.type === "turn.aborted") lastTurn = { outcome: "aborted", at: entry.timestamp };
   }
   return { ...(lastTurn ? { lastTurn } : {}), tokensToday, facts: entries.length };
 }

@@ -1,5 +1,5 @@
 // Issue 21: every kind of fact the Ishiki page shows maps to its rows, long texts fold, and the overview's
-// "tokens today" counts only the turns that ended since local midnight.
+// "tokens today" counts every model call since the UTC day began, as `ishiki.usage` does.
 import { createAssistantMessage, createCustomMessage, createEntry, createToolMessage, createUserMessage, type AgentEntry } from "@yesimagent/core";
 import { describe, expect, it } from "vitest";
 import { summarize } from "./overview.js";
@@ -71,16 +71,24 @@ describe("the Ishiki page's timeline rows (issue 21)", () => {
     expect(row.sections[0]).toEqual({ label: "content", text: "x".repeat(FOLD_CHARS), length: FOLD_CHARS * 3 });
   });
 
-  it("tokens today: only turns that ended since local midnight; the last turn's outcome and error", () => {
-    const midnight = new Date(2026, 0, 2).getTime();
-    const usage = (total: number) => ({ inputTokens: total, outputTokens: 0, totalTokens: total }) as never;
+  it("tokens today: every model call (turn steps and side requests) since the UTC day began; the last turn's outcome and error", () => {
+    const day = Date.UTC(2026, 0, 2);
+    const usage = (input: number, output: number) => ({ inputTokens: input, outputTokens: output, totalTokens: input + output }) as never;
+    const step = (at: number, input: number, output: number) => createEntry("message", createAssistantMessage("ok", { usage: usage(input, output) }), { timestamp: at });
     const entries = [
-      createEntry("event", { type: "turn.done", turnId: "a", steps: 1, totalUsage: usage(1000) }, { timestamp: midnight - 1 }),
-      createEntry("event", { type: "turn.done", turnId: "b", steps: 1, totalUsage: usage(40) }, { timestamp: midnight }),
-      createEntry("event", { type: "turn.done", turnId: "c", steps: 1, totalUsage: usage(2) }, { timestamp: midnight + 5 }),
-      createEntry("event", { type: "turn.failed", turnId: "d", error: { name: "Error", message: "boom" } }, { timestamp: midnight + 9 }),
+      step(day - 1, 900, 100),
+      step(day, 30, 10),
+      createEntry("ishiki.usage", { purpose: "context:standard", model: "mock:m", usage: usage(1, 1) }, { timestamp: day + 1 }),
+      createEntry("event", { type: "turn.done", turnId: "b", steps: 1, totalUsage: usage(30, 10) }, { timestamp: day + 5 }),
+      createEntry("event", { type: "turn.failed", turnId: "d", error: { name: "Error", message: "boom" } }, { timestamp: day + 9 }),
     ];
-    expect(summarize(entries, midnight)).toEqual({ tokensToday: 42, facts: 4, lastTurn: { outcome: "failed", at: midnight + 9, error: "Error: boom" } });
-    expect(summarize([], midnight)).toEqual({ tokensToday: 0, facts: 0 });
+    expect(summarize(entries, day)).toEqual({ tokensToday: 42, facts: 5, lastTurn: { outcome: "failed", at: day + 9, error: "Error: boom" } });
+    expect(summarize([], day)).toEqual({ tokensToday: 0, facts: 0 });
+  });
+
+  it("side requests and context resets", () => {
+    const side = createEntry("ishiki.usage", { purpose: "wakeup:judge", model: "mock:judge", usage: { inputTokens: 50, outputTokens: 2, totalTokens: 52 } as never }, at);
+    expect(kinds(side)).toEqual([["model", "model call for wakeup:judge", "mock:judge · in 50 / out 2 tokens"]]);
+    expect(kinds(createEntry("ishiki.reset", { by: "sandbox:alice" }, at))).toEqual([["compact", "context reset", "by sandbox:alice"]]);
   });
 });

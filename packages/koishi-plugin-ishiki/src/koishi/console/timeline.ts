@@ -1,5 +1,5 @@
 import type { AgentEntry, AgentMessage } from "@yesimagent/core";
-import type { IshikiAttachment, IshikiCompact, IshikiDelivery, IshikiMessageCreated, IshikiMessageDeleted, IshikiToolsCatalog } from "../../types/index.js";
+import type { IshikiAttachment, IshikiCompact, IshikiDelivery, IshikiMessageCreated, IshikiMessageDeleted, IshikiReset, IshikiToolsCatalog, IshikiUsage } from "../../types/index.js";
 import type { TimelineKind, TimelineRow, TimelineSection } from "./contract.js";
 
 /** Characters of a section shown before it is folded; the rest is paged in by `ishiki/section`. */
@@ -48,7 +48,16 @@ function draftsOf(entry: AgentEntry): RowDraft[] {
       const compact = data as IshikiCompact;
       return [{ kind: "compact", title: "compaction", summary: `covers the stream up to ${compact.lastEntryId}`, sections: [["summary", compact.summary]] }];
     }
-    case "ishiki.delivery": {
+    case "ishiki.usage": {
+      // A model call outside a turn step: compaction, a judge, memory (its requester is `purpose`).
+      const call = data as IshikiUsage;
+      return [{ kind: "model", title: `model call for ${call.purpose}`, summary: [call.model, describeUsage(call.usage as Usage)].filter(Boolean).join(" · "), sections: [] }];
+    }
+    case "ishiki.reset": {
+      const reset = data as IshikiReset;
+      return [{ kind: "compact", title: "context reset", ...(reset.by ? { summary: `by ${reset.by}` } : {}), sections: [] }];
+    }
+        case "ishiki.delivery": {
       const delivery = data as IshikiDelivery;
       const items = delivery.items.map((item) => `${item.url}: ${item.outcome}${item.decision ? ` (${item.decision})` : ""}`);
       return [{ kind: "delivery", title: `attachments in step ${delivery.stepNumber}`, summary: items.join("; "), sections: [] }];
@@ -125,7 +134,7 @@ function assistantDrafts(message: Extract<AgentMessage, { role: "assistant" }>):
   const text = parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
   const reasoning = parts.flatMap((part) => (part.type === "reasoning" ? [part.text] : [])).join("");
   const calls = parts.flatMap((part) => (part.type === "tool-call" ? [part] : []));
-  const summary = [describeUsage(message.usage as Usage | undefined), calls.length > 0 ? `calls ${calls.map((call) => call.toolName).join(", ")}` : undefined, message.finishReason ? `finish: ${message.finishReason}` : undefined];
+  const summary = [message.model, describeUsage(message.usage as Usage | undefined), calls.length > 0 ? `calls ${calls.map((call) => call.toolName).join(", ")}` : undefined, message.finishReason ? `finish: ${message.finishReason}` : undefined];
   const sections: Array<[string, string]> = [];
   if (reasoning) sections.push(["reasoning", reasoning]);
   if (text) sections.push(["text", text]);
