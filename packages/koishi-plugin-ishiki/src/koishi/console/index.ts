@@ -6,7 +6,7 @@ import type { Context } from "koishi";
 import type {} from "@koishijs/plugin-console";
 import type { ProfileActivation } from "../profile-activation.js";
 import type { ConsoleOverview, SectionPage, TimelinePage, TimelineQuery } from "./contract.js";
-import { FactReader } from "./fact-reader.js";
+import { FactReader, type FactRange } from "./fact-reader.js";
 import { OverviewBuilder } from "./overview.js";
 import { runtimeStreams } from "./runtime-streams.js";
 import { foldRows, rowsOf } from "./timeline.js";
@@ -64,23 +64,24 @@ export function attachConsole(ctx: Context, kernel: ConsoleKernel): void {
     const listeners = {
       "ishiki/overview": build,
       "ishiki/timeline": async (runtimeId: string, query: TimelineQuery = {}): Promise<TimelinePage> => {
-        const entries = await reader.read((await streamOf(runtimeId)).path);
+        const path = (await streamOf(runtimeId)).path;
         const limit = Math.min(Math.max(1, Math.floor(Number(query.limit ?? PAGE_FACTS)) || PAGE_FACTS), MAX_PAGE_FACTS);
-        let from: number;
-        let to: number;
+        let range: FactRange = { last: limit };
         if (query.after !== undefined) {
-          from = Math.max(0, Math.floor(Number(query.after)) || 0);
-          to = Math.min(entries.length, from + limit);
-        } else {
-          to = Math.min(entries.length, query.before === undefined ? entries.length : Math.max(0, (Math.floor(Number(query.before)) || 1) - 1));
-          from = Math.max(0, to - limit);
+          const from = Math.max(0, Math.floor(Number(query.after)) || 0);
+          range = { from, to: from + limit };
+        } else if (query.before !== undefined) {
+          const to = Math.max(0, (Math.floor(Number(query.before)) || 1) - 1);
+          range = { from: Math.max(0, to - limit), to };
         }
-        const rows = entries.slice(from, to).flatMap((entry, index) => rowsOf(entry, from + index + 1));
-        return { runtimeId, rows: foldRows(rows), total: entries.length };
+        const { entries, from, total } = await reader.slice(path, range);
+        const rows = entries.flatMap((entry, index) => rowsOf(entry, from + index + 1));
+        return { runtimeId, rows: foldRows(rows), total };
       },
       "ishiki/section": async (runtimeId: string, seq: number, row: number, section: number, offset: number): Promise<SectionPage> => {
-        const entries = await reader.read((await streamOf(runtimeId)).path);
-        const entry = entries[Number(seq) - 1];
+        const position = Math.floor(Number(seq)) - 1;
+        const { entries } = position >= 0 ? await reader.slice((await streamOf(runtimeId)).path, { from: position, to: position + 1 }) : { entries: [] };
+        const entry = entries[0];
         const text = entry === undefined ? undefined : rowsOf(entry, Number(seq))[Number(row)]?.sections[Number(section)]?.text;
         if (text === undefined) throw new Error(`no section ${section} of row ${row} of fact ${seq} in ${runtimeId}`);
         const start = Math.min(Math.max(0, Math.floor(Number(offset)) || 0), text.length);

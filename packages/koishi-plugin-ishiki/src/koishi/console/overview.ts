@@ -20,10 +20,12 @@ export class OverviewBuilder {
     const seen = new Set<string>();
     const profiles = await Promise.all(activations.map(async (activation) => {
       const streams = await runtimeStreams(activation);
-      const runtimes = await Promise.all(streams.map(async (stream) => {
+      // One stream at a time: a first overview of many channels must not read them all at once.
+      const runtimes: RuntimeOverview[] = [];
+      for (const stream of streams) {
         seen.add(stream.path);
-        return { id: stream.id, state: stateOf(stream), ...(await this.summary(stream, now)) };
-      }));
+        runtimes.push({ id: stream.id, state: stateOf(stream), ...(await this.summary(stream, now)) });
+      }
       const failure = activation.failureReason;
       return {
         id: activation.profile.id,
@@ -46,7 +48,9 @@ export class OverviewBuilder {
     const key = `${version}@${day}`;
     const cached = this.summaries.get(stream.path);
     if (cached?.key === key) return cached.summary;
-    const summary = summarize(await this.reader.read(stream.path), day);
+    const fold = new SummaryFold(day);
+    await this.reader.scan(stream.path, (entry) => fold.add(entry));
+    const summary = fold.result();
     this.summaries.set(stream.path, { key, summary });
     return summary;
   }
@@ -60,18 +64,34 @@ function stateOf(stream: RuntimeStream): RuntimeOverview["state"] {
 
 /**
  * The last turn's end, and the tokens of every model call since `since` (the UTC day's start): turn steps and
- * side requests, input plus output, counted as `ishiki.usage` and the daily budget count them (issue 22).
+ * side requests, input plus output, counted as `ishiki.usage` and the daily budget count them (issue 22). Folded
+ * one entry at a time, so a stream is summarised without holding it.
  */
-export function summarize(entries: readonly AgentEntry[], since: number): StreamSummary {
-  let tokensToday = 0;
-  let lastTurn: RuntimeOverview["lastTurn"];
-  for (const entry of entries) {
-    if (entry.timestamp >= since) for (const { counts } of entryCalls(entry)) tokensToday += counts.input + counts.output;
-    if (entry.type !== "event") continue;
+class SummaryFold {
+  private tokensToday = 0;
+  private facts = 0;
+  private lastTurn: RuntimeOverview["lastTurn"];
+
+  public constructor(private readonly since: number) {}
+
+  public add(entry: AgentEntry): void {
+    this.facts += 1;
+    if (entry.timestamp >= this.since) for (const { counts } of entryCalls(entry)) this.tokensToday += counts.input + counts.output;
+    if (entry.type !== "event") return;
     const event = entry.data;
-    if (event.type === "turn.done") lastTurn = { outcome: "done", at: entry.timestamp };
-    else if (event.type === "turn.failed") lastTurn = { outcome: "failed", at: entry.timestamp, error: `${event.error.name}: ${event.error.message}` };
-    else if (event.type === "turn.aborted") lastTurn = { outcome: "aborted", at: entry.timestamp };
+    if (event.type === "turn.done") this.lastTurn = { outcome: "done", at: entry.timestamp };
+    else if (event.type === "turn.failed") this.lastTurn = { outcome: "failed", at: entry.timestamp, error: `${event.error.name}: ${event.error.message}` };
+    else if (event.type === "turn.aborted") this.lastTurn = { outcome: "aborted", at: entry.timestamp };
   }
-  return { ...(lastTurn ? { lastTurn } : {}), tokensToday, facts: entries.length };
+
+  public result(): StreamSummary {
+    return { ...(this.lastTurn ? { lastTurn: this.lastTurn } : {}), tokensToday: this.tokensToday, facts: this.facts };
+  }
+}
+
+/** The summary of a stream already in memory (the fold over it). */
+export function summarize(entries: Iterable<AgentEntry>, since: number): StreamSummary {
+  const fold = new SummaryFold(since);
+  for (const entry of entries) fold.add(entry);
+  return fold.result();
 }
