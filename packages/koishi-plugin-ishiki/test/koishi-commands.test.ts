@@ -114,7 +114,7 @@ describe("owner commands (issue 22)", () => {
     // Each message: one judgement (a side request) and a one-step turn.
     expect(facts.calls).toBe(6);
     const side = entries.filter((entry) => entry.type === "ishiki.usage").map((entry) => entry.data as { purpose: string; model: string });
-    expect(side.map((data) => `${data.purpose} ${data.model}`)).toEqual(["wakeup:judge judge:j", "wakeup:judge judge:j", "wakeup:judge judge:j"]);
+    expect(side.map((data) => `${data.purpose} ${data.model}`)).toEqual(["wakeup:judge/judgement judge:j", "wakeup:judge/judgement judge:j", "wakeup:judge/judgement judge:j"]);
     const steps = entries.filter((entry) => entry.type === "message" && (entry.data as { role: string }).role === "assistant");
     expect(steps.map((entry) => (entry.data as { model?: string }).model)).toEqual(["mock:m", "mock:m", "mock:m"]);
 
@@ -124,7 +124,7 @@ describe("owner commands (issue 22)", () => {
     expect(report[1]).toBe(`合计：输入 ${facts.input}（缓存 ${facts.cache}）/ 输出 ${facts.output} tokens，${facts.calls} 次调用，费用 ${cost.toFixed(4)}`);
     expect(report).toContain("按用途（turn 为对话轮次，其余为旁路请求）：");
     expect(report).toContain("  turn：输入 9（缓存 0）/ 输出 6 tokens，3 次调用，费用 0.0210");
-    expect(report).toContain("  wakeup:judge：输入 9（缓存 0）/ 输出 6 tokens，3 次调用，费用 0.0015");
+    expect(report).toContain("  wakeup:judge/judgement：输入 9（缓存 0）/ 输出 6 tokens，3 次调用，费用 0.0015");
     expect(report).toContain("  p/mock:bot/g1：输入 12（缓存 0）/ 输出 8 tokens，4 次调用，费用 0.0150");
     expect(report).toContain("  judge:j：输入 9（缓存 0）/ 输出 6 tokens，3 次调用，费用 0.0015");
 

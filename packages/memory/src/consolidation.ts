@@ -92,7 +92,7 @@ export class Consolidation {
     const estimate = CONSOLIDATION_RULES.length + prompt.length;
     const maxOutputTokens = Math.min(MAX_OUTPUT_TOKENS, left - estimate);
     if (maxOutputTokens < MIN_OUTPUT_TOKENS) return { status: "skipped", reason: `token budget: ${Math.max(0, left)} of ${this.settings.tokenBudget} left today, a pass needs about ${estimate + MIN_OUTPUT_TOKENS}` };
-    const result = await generateText({ model: this.model(), system: CONSOLIDATION_RULES, prompt, maxOutputTokens, output: Output.object({ schema: answerSchema }), maxRetries: 0 });
+    const result = await generateText({ model: this.model(), system: CONSOLIDATION_RULES, prompt, maxOutputTokens, output: Output.object({ schema: answerSchema }), maxRetries: 0, providerOptions: { ishiki: { purpose: "consolidation" } } });
     const inputTokens = result.usage.inputTokens ?? estimate;
     const outputTokens = result.usage.outputTokens ?? maxOutputTokens;
     await this.store.recordUsage({ profile: this.profile, kind: "consolidate", model: result.response.modelId, inputTokens, outputTokens });

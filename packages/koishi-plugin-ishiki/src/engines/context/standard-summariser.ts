@@ -80,7 +80,8 @@ export class RecordBudget {
 
 /** Asks `model` for the summary; an empty answer is a failure, so the flag stays and the next turn retries. */
 export async function summarise(model: LanguageModelV4, input: SummaryInput, signal: AbortSignal): Promise<string> {
-  const result = await generateText({ model, instructions: SUMMARISER_RULES, prompt: JSON.stringify(input), abortSignal: signal, maxRetries: 0 });
+  // The purpose labels the call in ishiki.usage (issue 22): `context:standard/compaction`.
+  const result = await generateText({ model, instructions: SUMMARISER_RULES, prompt: JSON.stringify(input), abortSignal: signal, maxRetries: 0, providerOptions: { ishiki: { purpose: "compaction" } } });
   const summary = result.text.trim();
   if (summary === "") throw new Error("context.standard: the summariser returned an empty summary");
   return summary;

@@ -59,6 +59,8 @@ export function attachJudge(agent: Agent, session: JudgeSessionOptions): () => v
             prompt,
             output: Output.object({ schema: judgeAnswer }),
             maxRetries: 0,
+            // Labels the call in ishiki.usage (issue 22): `wakeup:judge/judgement`.
+            providerOptions: { ishiki: { purpose: "judgement" } },
             abortSignal: AbortSignal.any([disposed.signal, AbortSignal.timeout(options.timeoutMs)]),
           });
           const answer = result.output;
