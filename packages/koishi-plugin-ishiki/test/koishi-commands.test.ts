@@ -155,6 +155,9 @@ describe("daily budgets (issue 22)", () => {
     const runtime = await kernel.app.ishiki.profile("p")!.runtime({ mode: "channel", platform: "mock", selfId: "bot", channelId: "g1", isDirect: false });
     await runtime.agent.wait();
     expect(turnsStarted(await kernel.events("p", "g1"))).toBe(1);
+    // ishiki.why says the budget held it back, after the engine's own keyword wake.
+    const why = (await kernel.say("boss", "g1", "ishiki.why 1")).split("\n");
+    expect(why.slice(1, 4)).toEqual([expect.stringContaining("bot, are you there?"), expect.stringMatching(/standard：唤醒，规则 keyword:bot/), expect.stringMatching(/standard：不唤醒，规则 budget/)]);
 
     // A direct mention still wakes.
     await kernel.say("u1", "g1", '<at id="bot"/> please answer');

@@ -26,6 +26,7 @@ import { catalogMessages, ToolSurfacePlugin } from "./tool-surface-plugin.js";
 import { outboundTarget } from "./outbound-target.js";
 import { createTextReplyPlugin, textReplyMode } from "./text-reply.js";
 import { attachWakeup, type WakeupAttachment } from "./wakeup-attach.js";
+import { channelKey } from "../engines/wakeup/channel-key.js";
 import { gateWakes, meterGateway, meterLanguageModel, UsageRecorder, type CallSink } from "../usage/index.js";
 
 /**
@@ -189,7 +190,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     handle = runtime;
 
     if (context.attach) teardown.add("engines", "context engine", context.attach(running));
-    const attached = attachWakeup(wakeupView(running, options, logger, teardown), wakeup, { engine: profile.wakeup.engine, debug: (line) => logger.debug(line) });
+    const attached = attachWakeup(wakeupView(running, options, logger, teardown, () => wakeupSide), wakeup, { engine: profile.wakeup.engine, debug: (line) => logger.debug(line) });
     wakeupSide = attached;
     teardown.add("engines", "wakeup engine", () => attached.detach());
     teardown.add("engines", "wait", waits.attach(running));
@@ -225,10 +226,16 @@ async function initialiseCatalog(surface: ToolSurface, plugin: ToolSurfacePlugin
  * The agent the wakeup engine attaches to: the agent itself, or, under a budget with `whenReached: mentions`, a
  * view whose `continue()` holds wakes back to direct mentions once the day's budget is reached (issue 22).
  */
-function wakeupView(agent: Agent, options: RuntimeOptions, logger: Runtime["logger"], teardown: Teardown): Agent {
+function wakeupView(agent: Agent, options: RuntimeOptions, logger: Runtime["logger"], teardown: Teardown, decisions: () => WakeupAttachment | undefined): Agent {
   const { budget } = options;
   if (budget === undefined || budget.settings.whenReached !== "mentions") return agent;
-  const gate = gateWakes(agent, () => !budget.reached, () => logger.debug("wake held back: the daily budget is reached and the message does not address the bot"));
+  const gate = gateWakes(agent, () => !budget.reached, (latest) => {
+    logger.debug("wake held back: the daily budget is reached and the message does not address the bot");
+    // The engine's wake did not happen: ishiki.why says why. Engines report a wake right after calling
+    // `continue()`, so this report waits a microtask to follow it in the ring.
+    const about = latest === undefined ? {} : { channel: channelKey(latest), messageId: latest.messageId };
+    queueMicrotask(() => decisions()?.report({ outcome: "quiet", rule: "budget", detail: "the daily budget is reached; only messages addressing the bot wake it", ...about }));
+  });
   teardown.add("engines", "budget gate", gate.dispose);
   return gate.agent;
 }

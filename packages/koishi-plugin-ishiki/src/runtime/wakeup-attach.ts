@@ -1,5 +1,5 @@
 import type { Agent } from "@yesimagent/core";
-import { bindWakeupEnvironment, realWakeupEnvironment, WakeupDecisionRing, type WakeupDecision, type WakeupEngineInstance, type WakeupEnvironment } from "../engines/index.js";
+import { bindWakeupEnvironment, realWakeupEnvironment, WakeupDecisionRing, type WakeupDecision, type WakeupEngineInstance, type WakeupReport, type WakeupEnvironment } from "../engines/index.js";
 import { hasScheduledWork } from "../tools/index.js";
 import { ChannelMutes } from "./channel-mutes.js";
 import { mutedView } from "./muted-view.js";
@@ -8,6 +8,8 @@ import { mutedView } from "./muted-view.js";
 export interface WakeupAttachment {
   /** The bounded ring of decisions (issue 22), oldest first; never written to events.jsonl. */
   decisions(): WakeupDecision[];
+  /** Adds a decision the runtime made around the engine (a wake the daily budget held back). */
+  report(report: WakeupReport): void;
   readonly mutes: ChannelMutes;
   /** Whether the engine registered scheduled work on the view it was attached to (spec 08 KP-20). */
   hasScheduledWork(): boolean;
@@ -40,6 +42,7 @@ export function attachWakeup(agent: Agent, instance: WakeupEngineInstance, optio
   const detach = instance.attach(view);
   return {
     decisions: () => ring.list(),
+    report,
     mutes,
     hasScheduledWork: () => hasScheduledWork(view),
     detach() {
