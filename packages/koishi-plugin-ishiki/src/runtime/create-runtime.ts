@@ -125,15 +125,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     teardown.add("final", "codemode sandbox", () => surface.close());
     const residentTools: ToolSet = { wait: createWaitTool(waits), ...surface.kernelTools() };
 
-    const assembleTools = async (): Promise<ToolSet> => {
+    // The surface's tools before the exit wraps them: what toolsearch's catalog is computed from.
+    const surfaceTools = async (): Promise<ToolSet> => {
       const groups: ToolGroup[] = [{ source: "core", tools: coreTools }];
       for (const { name, instance } of extensions) {
         if (instance.extendTools) groups.push({ source: `extension ${name}`, tools: await instance.extendTools() });
       }
       groups.push({ source: "core", tools: residentTools });
       const merged = mergeToolGroups(groups, surface.searching ? { wait: "core", search: "core" } : { wait: "core" });
-      return output.wrapTools(await surface.complete(merged));
+      return surface.complete(merged);
     };
+    const assembleTools = async (): Promise<ToolSet> => output.wrapTools(await surfaceTools());
     const assembleInstructions = async (): Promise<string> => {
       const parts: Array<string | undefined> = [baseInstructions(domain.mode === "cross", textReply === "send", surface.sandbox !== undefined), await readPersona(options.root), resourcesInstructions(settings.imageInput)];
       for (const { instance } of extensions) parts.push(await instance.extendInstructions?.());
@@ -161,7 +163,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     teardown.add("final", "pending writes", () => running.wait());
     teardown.add("final", "usage", () => usage.stop());
     await running.init();
-    await initialiseCatalog(surface, surfacePlugin, running, retention !== undefined, assembleTools, logger);
+    await initialiseCatalog(surface, surfacePlugin, running, retention !== undefined, surfaceTools, logger);
 
     let wakeupSide: WakeupAttachment | undefined;
     const runtime: Runtime = {
@@ -204,7 +206,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
 /**
  * Toolsearch at creation (spec 05 CT-28, CT-31): rebuild the discovered set from persisted catalogs, run one
- * assembly for the baseline and write a baseline (none yet) or a delta (live tools differ). A failing assembly
+ * assembly for the baseline and write a baseline (none yet) or a delta (live tools differ). The assembly stops
+ * before the exit's wrapping: a catalog needs only names, descriptions and signatures, and wrapping 500 tools in
+ * every new runtime was most of toolsearch's creation cost (issue 19). A failing assembly
  * writes nothing; the next turn's first step writes it. With the runtime's retention the plugin observed the
  * catalogs while the agent read its stream (`observed`); without it they are read from storage here.
  */
