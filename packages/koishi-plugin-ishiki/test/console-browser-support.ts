@@ -4,12 +4,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import puppeteer, { type Browser, type ElementHandle, type Page } from "puppeteer-core";
-import { sse, type Received } from "../../gateway/test/gateway-servers.js";
 import { freePort } from "./console-support.js";
 
 /** What the functions run in the browser use of its `document` (the project compiles without the DOM lib). */
@@ -140,35 +138,6 @@ export async function talkInSandbox(page: Page, url: string, text: string, expec
   await input!.type(text);
   await page.keyboard.press("Enter");
   await page.waitForFunction((wanted) => document.querySelector(".page-sandbox")?.textContent?.includes(wanted), { timeout: 60_000 }, expected);
-}
-
-/**
- * An OpenAI-compatible chat completion stream that plays one turn of the demo journey: `search`, then a codemode
- * program, then `send_message` with `reply` of the program's result; the step is chosen by the tool results after
- * the latest user message, so each conversation turn starts over.
- */
-export function journeyModel(program: string, reply: (result: string) => string) {
-  return (request: Received, response: ServerResponse): void => {
-    const chunk = (delta: unknown, finish: string | null = null) => ({ id: "c", object: "chat.completion.chunk", created: 1, model: request.body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
-    const messages = request.body.messages as Array<{ role: string; content: unknown; tool_calls?: Array<{ id: string; function: { name: string } }>; tool_call_id?: string }>;
-    const names = new Map<string, string>();
-    let results: Array<{ name: string; content: string }> = [];
-    for (const message of messages) {
-      for (const call of message.tool_calls ?? []) names.set(call.id, call.function.name);
-      const text = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
-      if (message.role === "user" && !text.startsWith("Code mode capability update")) results = [];
-      if (message.role === "tool") results.push({ name: names.get(message.tool_call_id!) ?? "?", content: text });
-    }
-    const done = results.find((result) => result.name === "codemode");
-    const next = !results.some((result) => result.name === "search")
-      ? { name: "search", input: { query: "write_file" } }
-      : !done
-        ? { name: "codemode", input: { js: program } }
-        : { name: "send_message", input: { messages: [reply(done.content)] } };
-    const call = { index: 0, id: `call_${messages.length}`, type: "function", function: { name: next.name, arguments: JSON.stringify(next.input) } };
-    const usage = { prompt_tokens: 100 + messages.length, completion_tokens: 20, total_tokens: 120 + messages.length };
-    sse(response, [{ data: chunk({ role: "assistant", content: "" }) }, { data: chunk({ tool_calls: [call] }) }, { data: { ...chunk({}, "tool_calls"), usage } }, { data: "[DONE]" }]);
-  };
 }
 
 export async function removeApp(app: ConsoleApp): Promise<void> {

@@ -10,7 +10,8 @@ import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { sse, startServer, type TestServer } from "../../gateway/test/gateway-servers.js";
-import { BOT, type BrowserDocument, ConfigForm, consoleApp, journeyModel, launchBrowser, openPage, removeApp, screenshot, talkInSandbox, type ConsoleApp } from "./console-browser-support.js";
+import { BOT, type BrowserDocument, ConfigForm, consoleApp, launchBrowser, openPage, removeApp, screenshot, talkInSandbox, type ConsoleApp } from "./console-browser-support.js";
+import { journeyModel } from "./journey-model.js";
 
 declare const document: BrowserDocument;
 

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { afterAll, describe, expect, it } from "vitest";
 import { sse, startServer } from "../../gateway/test/gateway-servers.js";
+import { journeyModel, type ToolResultSeen } from "./journey-model.js";
 
 const bot = fileURLToPath(new URL("../../../examples/bot", import.meta.url));
 const { SEED_PROGRAM } = createRequire(import.meta.url)(join(bot, "demo-model.cjs")) as { SEED_PROGRAM: string };
@@ -148,29 +149,15 @@ describe("the demo app (KP-40 .. KP-42)", () => {
   }, 90_000);
 
   it("issue 20: a real OpenAI-compatible endpoint playing the seed's program finds the notes, gets only { count, url }, and no TODO line reaches a request", async () => {
-    const toolResults: Array<{ name: string; content: string }> = [];
-    const relay = await startServer((request, response) => {
-      const chunk = (delta: unknown, finish: string | null = null) => ({ id: "c", object: "chat.completion.chunk", created: 1, model: request.body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
-      // What this turn did: the tool results after the latest message from the user (not the kernel's catalogs).
-      const messages = request.body.messages as Array<{ role: string; content: unknown; tool_calls?: Array<{ id: string; function: { name: string } }>; tool_call_id?: string }>;
-      const names = new Map<string, string>();
-      let results: Array<{ name: string; content: string }> = [];
-      for (const message of messages) {
-        for (const call of message.tool_calls ?? []) names.set(call.id, call.function.name);
-        const text = typeof message.content === "string" ? message.content : JSON.stringify(message.content);
-        if (message.role === "user" && !text.startsWith("Code mode capability update")) results = [];
-        if (message.role === "tool") results.push({ name: names.get(message.tool_call_id!) ?? "?", content: text });
-      }
-      toolResults.push(...results.filter((result) => !toolResults.includes(result)));
-      const program = results.find((result) => result.name === "codemode");
-      const next = !results.some((result) => result.name === "search")
-        ? { name: "search", input: { query: "write_file" } }
-        : !program
-          ? { name: "codemode", input: { js: SEED_PROGRAM } }
-          : { name: "send_message", input: { messages: [`${(JSON.parse(program.content) as { count: number }).count} TODO lines: ${(JSON.parse(program.content) as { url: string }).url}`] } };
-      const call = { index: 0, id: `call_${request.body.messages.length}`, type: "function", function: { name: next.name, arguments: JSON.stringify(next.input) } };
-      sse(response, [{ data: chunk({ role: "assistant", content: "" }) }, { data: chunk({ tool_calls: [call] }) }, { data: chunk({}, "tool_calls") }, { data: "[DONE]" }]);
-    });
+    const toolResults: ToolResultSeen[] = [];
+    const relay = await startServer(
+      journeyModel(
+        SEED_PROGRAM,
+        (content) => `${(JSON.parse(content) as { count: number }).count} TODO lines: ${(JSON.parse(content) as { url: string }).url}`,
+        // What each turn did: the tool results after the latest message from the user (not the kernel's catalogs).
+        (results) => toolResults.push(...results.filter((result) => !toolResults.includes(result))),
+      ),
+    );
     try {
       const demo = await bootDemo({ ISHIKI_BASE_URL: `${relay.url}/v1`, ISHIKI_MODEL: "seed-player" });
       const reply = await demo.talk("please plan my notes");
