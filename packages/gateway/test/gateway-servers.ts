@@ -1,3 +1,12 @@
+/** A port on 127.0.0.1 nobody listens on right now, for a server a test starts in another process. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 // Real HTTP peers on 127.0.0.1 for the gateway's wire tests: each records what it received and answers
 // as the real API would (OpenAI-compatible chat completions, Anthropic Messages, Gemini), or fails on cue.
 import { createServer } from "node:http";

@@ -21,7 +21,8 @@ import { runtimesStopped } from "../src/runtime/index.js";
 import { until } from "./koishi-app.js";
 import type { ConsoleOverview, TimelinePage } from "../src/koishi/console/index.js";
 import { FOLD_CHARS } from "../src/koishi/console/timeline.js";
-import { connectConsole, freePort, type ConsoleConnection } from "./console-support.js";
+import { freePort } from "../../gateway/test/gateway-servers.js";
+import { connectConsole, type ConsoleConnection } from "./console-support.js";
 import { stopApp } from "./stop-app.js";
 
 type AnyPlugin = (ctx: Context, config: any) => void;

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import puppeteer, { type Browser, type ElementHandle, type Page } from "puppeteer-core";
-import { freePort } from "./console-support.js";
+import { freePort } from "../../gateway/test/gateway-servers.js";
 
 /** What the functions run in the browser use of its `document` (the project compiles without the DOM lib). */
 export interface BrowserDocument {

@@ -1,16 +1,6 @@
 // A console connection as the browser's: the console's WebSocket protocol (`{ id, type, args }` → `response`),
 // for tests of the Ishiki page's data API.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import WebSocket from "ws";
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export interface ConsoleConnection {
   /** Calls a console listener; resolves with its value or rejects with the console's error (`unauthorized`). */

@@ -5,14 +5,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { afterAll, describe, expect, it } from "vitest";
-import { sse, startServer } from "../../gateway/test/gateway-servers.js";
+import { freePort, sse, startServer } from "../../gateway/test/gateway-servers.js";
 import { journeyModel, type ToolResultSeen } from "./journey-model.js";
 
 const bot = fileURLToPath(new URL("../../../examples/bot", import.meta.url));
@@ -27,14 +25,6 @@ async function workspaceOf(dir: string): Promise<string> {
   const [account] = await readdir(runtimes);
   const [channel] = await readdir(join(runtimes, account));
   return join(runtimes, account, channel, "workspace");
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 interface Demo {

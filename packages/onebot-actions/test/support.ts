@@ -1,8 +1,6 @@
 // A real Koishi app with the Ishiki kernel, Koishi's server, the OneBot adapter (reverse WebSocket) and this
 // extension, plus a OneBot v11 peer written here on 127.0.0.1 that answers the adapter's action calls.
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HTTP } from "@koishijs/plugin-http";
@@ -15,6 +13,7 @@ import WebSocket from "ws";
 import { OneBotActionsExtension, OneBotActionsSettings } from "../src/index.js";
 import { scriptedModel, type ScriptedReply } from "../../core/test/agent-support.js";
 import { serveScriptedModel } from "../../gateway/test/gateway-mock-api.js";
+import { freePort } from "../../gateway/test/gateway-servers.js";
 
 export const SELF = "123";
 export const GROUP = "456";
@@ -68,14 +67,6 @@ async function connectPeer(port: number): Promise<Peer> {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Resolves once `predicate` holds, polling every 10 ms. */

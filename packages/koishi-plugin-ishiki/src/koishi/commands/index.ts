@@ -1,5 +1,6 @@
 import type { Context } from "koishi";
 import type { IshikiService } from "../service.js";
+import { defineAuthorityTexts } from "./authority.js";
 import type { CommandSettings } from "./command-kernel.js";
 import { registerMute } from "./mute.js";
 import { registerPreview } from "./preview.js";
@@ -14,6 +15,8 @@ export type { CommandKernel, CommandSettings } from "./command-kernel.js";
 /** The owner's `ishiki.*` commands (issue 22), one file each; the returned function removes them all. */
 export function registerCommands(ctx: Context, ishiki: IshikiService, settings: CommandSettings): () => void {
   const disposers = [
+    // The refusal every command answers without a user table (authority.ts).
+    defineAuthorityTexts(ctx),
     ctx.i18n.define("zh-CN", whyLocales["zh-CN"]),
     ctx.i18n.define("en-US", whyLocales["en-US"]),
     registerStatusCommand(ctx, ishiki, settings),

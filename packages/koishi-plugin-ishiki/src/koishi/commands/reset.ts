@@ -2,7 +2,7 @@ import type { Context, Session } from "koishi";
 import { createEntry } from "@yesimagent/core";
 import { domainOf, route } from "../ingestion.js";
 import type { CommandKernel, CommandSettings } from "./command-kernel.js";
-import { defineAuthorityTexts, refusal } from "./authority.js";
+import { refusal } from "./authority.js";
 import { defineTexts, textOf } from "./format.js";
 
 const NAME = "ishiki.reset";
@@ -41,12 +41,10 @@ const enUS = {
  */
 export function registerResetCommand(ctx: Context, kernel: CommandKernel, settings: CommandSettings): () => void {
   const texts = defineTexts(ctx, { "zh-CN": zhCN, "en-US": enUS });
-  const authorityTexts = defineAuthorityTexts(ctx);
   const command = ctx.command(NAME, { authority: settings.authority }).action(({ session }) => refusal(session!, settings) ?? reset(session!, kernel));
   return () => {
     command.dispose();
     texts();
-    authorityTexts();
   };
 }
 

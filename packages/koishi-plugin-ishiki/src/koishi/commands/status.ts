@@ -1,7 +1,7 @@
 import type { Context, Session } from "koishi";
 import type { BudgetStatus } from "../../usage/index.js";
 import type { CommandKernel, CommandSettings } from "./command-kernel.js";
-import { defineAuthorityTexts, refusal } from "./authority.js";
+import { refusal } from "./authority.js";
 import { defineTexts, formatCost, formatCount, formatUtcTime, textOf } from "./format.js";
 
 const NAME = "ishiki.status";
@@ -73,12 +73,10 @@ function budgetLines(text: ReturnType<typeof textOf>, status: BudgetStatus): str
 /** `ishiki.status` (issue 22): what is running in this process and in what state. */
 export function registerStatusCommand(ctx: Context, kernel: CommandKernel, settings: CommandSettings): () => void {
   const texts = defineTexts(ctx, { "zh-CN": zhCN, "en-US": enUS });
-  const authorityTexts = defineAuthorityTexts(ctx);
   const command = ctx.command(NAME, { authority: settings.authority }).action(({ session }) => refusal(session!, settings) ?? status(session!, kernel));
   return () => {
     command.dispose();
     texts();
-    authorityTexts();
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Context, Session } from "koishi";
 import { pricesOf, profileStreams, readUsage, summariseUsage, utcDayStart, type UsageItem, type UsageLine } from "../../usage/index.js";
 import type { CommandKernel, CommandSettings } from "./command-kernel.js";
-import { defineAuthorityTexts, refusal } from "./authority.js";
+import { refusal } from "./authority.js";
 import { defineTexts, formatCost, formatCount, textOf } from "./format.js";
 
 const NAME = "ishiki.usage";
@@ -71,7 +71,6 @@ function inChannel(item: UsageItem, channel: string): boolean {
  */
 export function registerUsageCommand(ctx: Context, kernel: CommandKernel, settings: CommandSettings): () => void {
   const texts = defineTexts(ctx, { "zh-CN": zhCN, "en-US": enUS });
-  const authorityTexts = defineAuthorityTexts(ctx);
   const command = ctx
     .command(NAME, { authority: settings.authority })
     .option("profile", "-p <profile:string>")
@@ -81,7 +80,6 @@ export function registerUsageCommand(ctx: Context, kernel: CommandKernel, settin
   return () => {
     command.dispose();
     texts();
-    authorityTexts();
   };
 }
 
