@@ -42,6 +42,7 @@ export function createAgent(config: AgentConfig): Agent {
   const stream = new FactStream({
     storage: baseStorage,
     ...(config.history === undefined ? {} : { retention: config.history }),
+    logger,
     onAppend: (entries) => hooks.pipe("onAppend", entries),
     async notify(stored) {
       for (const { entry, seq } of stored) {
@@ -215,6 +216,8 @@ export function createAgent(config: AgentConfig): Agent {
               }
             }
           }
+          // After the plugins' stop, which may still append: the next start reads only what comes after.
+          await stream.checkpoint();
           await emit({ type: "agent.stop" });
         } finally {
           stopped = true;

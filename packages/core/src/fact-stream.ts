@@ -1,5 +1,6 @@
 import type { AgentEntry } from "./entry.js";
 import type { HistoryRetention } from "./history-retention.js";
+import type { AgentLogger } from "./logger.js";
 import type { AgentStorage } from "./storage.js";
 
 /** An entry with its position in the agent's stream (AG-34). */
@@ -16,10 +17,22 @@ export interface FactStreamOptions {
   notify(stored: StoredEntry[]): Promise<void>;
   /** Absent: every entry stays in memory. */
   retention?: HistoryRetention;
+  logger: AgentLogger;
 }
 
 /** The tail is trimmed once it holds this many entries beyond what was kept at the last trim (and at least double). */
 const TRIM_SLACK = 1024;
+/** A checkpoint is saved after this many entries were appended since the last one (and when the agent stops). */
+const CHECKPOINT_EVERY = 1000;
+
+/** What a checkpoint holds besides the retention's own state. */
+interface SavedStream {
+  /** The stream position of `entries[0]`. */
+  offset: number;
+  entries: AgentEntry[];
+  latestState: AgentEntry<"state"> | null;
+  retention: unknown;
+}
 
 /**
  * The agent's in-memory history over its storage (AG-9, AG-11). Storage is read once; afterwards every
@@ -29,6 +42,12 @@ const TRIM_SLACK = 1024;
  * With a retention, the read is streamed and memory holds the tail from `offset` on: the array is trimmed by
  * replacing it (never in place), so a step that took a snapshot keeps a consistent view. The trim runs when
  * the tail doubled since the last one, so its cost per entry stays constant.
+ *
+ * With a retention that can `save` and a storage with `checkpoints`, the tail, the latest state and the
+ * retention's state are saved beside the stream every `CHECKPOINT_EVERY` appends and at `checkpoint()` (the
+ * agent's stop); the next load restores them and reads only the entries after, so a restart costs what was
+ * appended since, not the whole file. A checkpoint that does not fit (the file changed, the retention's
+ * settings changed) is ignored and the whole stream is read.
  */
 export class FactStream {
   private entries: AgentEntry[] = [];
@@ -37,7 +56,10 @@ export class FactStream {
   private nextTrim = TRIM_SLACK;
   private latestState: AgentEntry<"state"> | undefined;
   private nextSeq = 1;
+  /** The stream position the last checkpoint covered (or the load started from). */
+  private savedAt = 0;
   private loading: Promise<void> | undefined;
+  private loaded = false;
   private tail: Promise<unknown> = Promise.resolve();
   private notifyTail: Promise<unknown> = Promise.resolve();
 
@@ -48,6 +70,7 @@ export class FactStream {
     this.loading ??= this.readAll().then(
       () => {
         this.nextSeq += this.offset + this.entries.length;
+        this.loaded = true;
       },
       (error: unknown) => {
         this.loading = undefined;
@@ -59,6 +82,8 @@ export class FactStream {
 
   private async readAll(): Promise<void> {
     const { storage, retention } = this.options;
+    // A failed earlier read may have taken part of the stream.
+    if (this.end > 0) this.forget();
     if (retention === undefined || storage.scan === undefined) {
       const entries = await storage.read();
       // Our own array: a storage may hand out its internal one, and history is appended to in place.
@@ -68,8 +93,65 @@ export class FactStream {
       this.trim();
       return;
     }
+    if (await this.resume()) return;
     await storage.scan((entry) => this.take(entry));
     this.trim();
+    // The first restart after this one (or after a crash) then starts from here.
+    if (this.end >= CHECKPOINT_EVERY) void this.checkpoint();
+  }
+
+  /** Restores the saved checkpoint and reads what follows it; false when there is none that fits. */
+  private async resume(): Promise<boolean> {
+    const { storage, retention } = this.options;
+    if (retention?.restore === undefined || storage.checkpoints === undefined) return false;
+    const saved = await storage.checkpoints.load();
+    if (saved === undefined) return false;
+    const stream = savedStream(saved.state);
+    if (stream === undefined || !retention.restore(stream.retention)) {
+      this.options.logger.info("history checkpoint: saved by other settings; reading the whole stream");
+      this.forget();
+      return false;
+    }
+    this.entries = stream.entries;
+    this.offset = stream.offset;
+    this.latestState = stream.latestState ?? undefined;
+    this.savedAt = this.end;
+    await saved.resume((entry) => this.take(entry));
+    this.trim();
+    return true;
+  }
+
+  /**
+   * Saves a checkpoint of what is in memory now, in queue order, when it would make the next load cheaper:
+   * something was appended since the last one and the tail is at most half the stream. A failure is logged;
+   * the stream itself is unaffected.
+   */
+  checkpoint(): Promise<void> {
+    return this.enqueue(async () => {
+      const { storage, retention } = this.options;
+      if (!this.loaded || retention?.save === undefined || storage.checkpoints === undefined) return;
+      this.trim();
+      const end = this.end;
+      if (end === this.savedAt || 2 * this.entries.length > end) return;
+      const saved: SavedStream = { offset: this.offset, entries: this.entries.slice(), latestState: this.latestState ?? null, retention: retention.save() };
+      this.savedAt = end;
+      await storage.checkpoints.save(saved);
+    }).catch((error: unknown) => {
+      this.options.logger.warn(`history checkpoint not saved: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  private get end(): number {
+    return this.offset + this.entries.length;
+  }
+
+  private forget(): void {
+    this.entries = [];
+    this.offset = 0;
+    this.nextTrim = TRIM_SLACK;
+    this.latestState = undefined;
+    this.savedAt = 0;
+    this.options.retention?.reset?.();
   }
 
   /** One entry joins the history: observed at its position, kept in the tail. */
@@ -104,8 +186,10 @@ export class FactStream {
       if (final.length === 0) return [];
       await this.options.storage.append(...final);
       const stored = final.map((entry, index) => ({ entry, seq: this.nextSeq + index }));
-      if (this.options.retention) for (const entry of final) this.take(entry);
-      else {
+      if (this.options.retention) {
+        for (const entry of final) this.take(entry);
+        if (this.end - this.savedAt >= CHECKPOINT_EVERY) void this.checkpoint();
+      } else {
         this.entries.push(...final);
         for (const entry of final) if (entry.type === "state") this.latestState = entry as AgentEntry<"state">;
       }
@@ -120,11 +204,7 @@ export class FactStream {
     return this.enqueue(async () => {
       await this.options.storage.clear();
       this.loading = Promise.resolve();
-      this.entries = [];
-      this.offset = 0;
-      this.nextTrim = TRIM_SLACK;
-      this.latestState = undefined;
-      this.options.retention?.reset?.();
+      this.forget();
     });
   }
 
@@ -170,4 +250,12 @@ export class FactStream {
     this.notifyTail = result.catch(() => undefined);
     return result;
   }
+}
+
+function savedStream(value: unknown): SavedStream | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { offset, entries, latestState } = value as Partial<SavedStream>;
+  if (!Number.isSafeInteger(offset) || (offset as number) < 0 || !Array.isArray(entries)) return undefined;
+  if (latestState !== null && (typeof latestState !== "object" || latestState?.type !== "state")) return undefined;
+  return value as SavedStream;
 }

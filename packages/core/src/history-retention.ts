@@ -16,6 +16,17 @@ export interface HistoryRetention {
    * `offset`). Asked now and then, never per entry; a value outside the tail is clamped to it.
    */
   retainFrom(entries: readonly AgentEntry[], offset: number): number;
-  /** The stream was cleared: positions start again at 0. */
+  /** The stream was cleared (or a checkpoint did not fit): positions start again at 0, nothing observed. */
   reset?(): void;
+  /**
+   * What `observe` built so far, as JSON-serialisable data, saved with the tail in a checkpoint beside the
+   * stream (`AgentStorage.checkpoints`). With `restore`, a restart resumes from it instead of reading the
+   * whole stream again.
+   */
+  save?(): unknown;
+  /**
+   * Takes back what `save` returned, as if every entry up to the checkpoint had been observed; false when it
+   * does not fit (saved under other settings), and the whole stream is read instead (after `reset`).
+   */
+  restore?(saved: unknown): boolean;
 }

@@ -65,7 +65,7 @@ export type {
 export type { AgentPlugin, Awaitable, EntriesOptions, StepOptions, ToolCallers, ToolCallInfo, ToolDecision, ToolResultInfo, TurnOptions } from "./plugin.js";
 export { MISSING_TOOL_RESULT } from "./projection.js";
 export type { AgentCustomState, AgentState, AgentStateStore } from "./state.js";
-export type { AgentStorage } from "./storage.js";
+export type { AgentStorage, StorageCheckpoints } from "./storage.js";
 export type {
   AgentSendOptions,
   AgentWaitOptions,

@@ -10,6 +10,8 @@ export interface JsonlLine {
 
 export interface LineScanResult {
   fileBytes: number;
+  /** The number of the line after the last complete one. */
+  nextLine: number;
   /** Where the bytes after the last newline start, when there are any (a torn final line). */
   torn?: { number: number; start: number };
 }
@@ -20,6 +22,8 @@ export interface LineScanOptions {
   /** A longer line is reported through `overlong` instead of being buffered, so memory stays bounded. */
   maxLineBytes: number;
   overlong(number: number, start: number): void;
+  /** Where to start: a byte offset just after a newline and the number of the line there (a checkpoint's cursor). */
+  from?: { position: number; number: number };
 }
 
 const NEWLINE = 0x0a;
@@ -35,7 +39,7 @@ export async function scanLines(path: string, onLine: (line: JsonlLine) => void,
   try {
     handle = await open(path, "r");
   } catch (error) {
-    if (codeOf(error) === "ENOENT") return { fileBytes: 0 };
+    if (codeOf(error) === "ENOENT") return { fileBytes: 0, nextLine: 1 };
     throw readError(path, error);
   }
   try {
@@ -53,9 +57,9 @@ async function scanHandle(handle: FileHandle, onLine: (line: JsonlLine) => void,
   let carry: Buffer[] = [];
   let carryBytes = 0;
   let skipping = false;
-  let position = 0;
-  let number = 1;
-  let lineStart = 0;
+  let position = options.from?.position ?? 0;
+  let number = options.from?.number ?? 1;
+  let lineStart = position;
   for (;;) {
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
     if (bytesRead === 0) break;
@@ -88,7 +92,7 @@ async function scanHandle(handle: FileHandle, onLine: (line: JsonlLine) => void,
     }
     position += bytesRead;
   }
-  return position > lineStart ? { fileBytes: position, torn: { number, start: lineStart } } : { fileBytes: position };
+  return position > lineStart ? { fileBytes: position, nextLine: number, torn: { number, start: lineStart } } : { fileBytes: position, nextLine: number };
 }
 
 function readError(path: string, error: unknown): Error {

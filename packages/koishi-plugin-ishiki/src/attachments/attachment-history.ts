@@ -44,6 +44,32 @@ export class AttachmentHistory {
     this.reset(undefined);
   }
 
+  /** The fold, JSON-serialisable, for a history checkpoint (issue 19). */
+  save(): SavedAttachmentHistory {
+    return {
+      delivery: [...this.delivery],
+      lasting: [...this.lasting],
+      factEntryIds: [...this.factEntryIds],
+      factUrls: [...this.factUrls],
+      retractedFacts: [...this.retractedFacts],
+      retractedUrls: [...this.retractedUrls],
+    };
+  }
+
+  /** Takes back what `save` returned, as if the entries it folded had been observed; false when it is not one. */
+  restore(saved: unknown): boolean {
+    if (!isSavedHistory(saved)) return false;
+    this.reset(undefined);
+    this.observing = true;
+    for (const [key, state] of saved.delivery) this.delivery.set(key, state);
+    for (const [key, url] of saved.lasting) this.lasting.set(key, url);
+    for (const [id, entryId] of saved.factEntryIds) this.factEntryIds.set(id, entryId);
+    for (const [identity, urls] of saved.factUrls) this.factUrls.set(identity, urls);
+    for (const identity of saved.retractedFacts) this.retractedFacts.add(identity);
+    for (const url of saved.retractedUrls) this.retractedUrls.add(url);
+    return true;
+  }
+
   update(entries: readonly AgentEntry[]): void {
     if (this.observing) return;
     if (entries !== this.source || entries.length < this.folded) this.reset(entries);
@@ -89,4 +115,20 @@ export class AttachmentHistory {
       this.delivery.set(key, state);
     }
   }
+}
+
+export interface SavedAttachmentHistory {
+  delivery: Array<[string, DeliveryState]>;
+  lasting: Array<[string, string]>;
+  factEntryIds: Array<[string, string]>;
+  factUrls: Array<[string, string[]]>;
+  retractedFacts: string[];
+  retractedUrls: string[];
+}
+
+function isSavedHistory(value: unknown): value is SavedAttachmentHistory {
+  if (typeof value !== "object" || value === null) return false;
+  const saved = value as Record<string, unknown>;
+  const pairs = ["delivery", "lasting", "factEntryIds", "factUrls"].every((key) => Array.isArray(saved[key]) && (saved[key] as unknown[]).every((pair) => Array.isArray(pair) && pair.length === 2));
+  return pairs && Array.isArray(saved.retractedFacts) && Array.isArray(saved.retractedUrls);
 }

@@ -32,7 +32,7 @@ export interface AttachmentPlugins {
    * The fold `associate` keeps, for the runtime's retention (issue 19): fed every entry of the stream, it no
    * longer folds the tail each step receives, so the agent may drop older entries from memory.
    */
-  readonly history: Pick<AttachmentHistory, "observe" | "clear">;
+  readonly history: Pick<AttachmentHistory, "observe" | "clear" | "save" | "restore">;
 }
 
 type DeliveryItem = IshikiDelivery["items"][number];

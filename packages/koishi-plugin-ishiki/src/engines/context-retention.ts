@@ -17,10 +17,27 @@ export interface ContextRetention {
   retainFrom(entries: readonly AgentEntry[], offset: number): number;
   /** The stream was cleared. */
   reset?(): void;
+  /** What `observe` built, JSON-serialisable, with the settings it depends on (a history checkpoint). */
+  save?(): unknown;
+  /** Takes back what `save` returned; false when it was saved under other settings. */
+  restore?(saved: unknown): boolean;
 }
 
 export interface RetainingContext extends ContextEngineInstance {
   [contextRetention](): ContextRetention;
+}
+
+/**
+ * The retention of a window computed from the tail alone (no state of its own): a checkpoint fits while the
+ * settings that shaped its tail are the same.
+ */
+export function tailRetention(settings: unknown, retainFrom: ContextRetention["retainFrom"]): ContextRetention {
+  const key = JSON.stringify(settings);
+  return {
+    retainFrom,
+    save: () => ({ settings: key }),
+    restore: (saved) => typeof saved === "object" && saved !== null && (saved as { settings?: unknown }).settings === key,
+  };
 }
 
 /** Switches a retaining instance to observed history and returns its retention; undefined for any other. */

@@ -5,12 +5,19 @@ import { retentionOf, type ContextEngineInstance } from "../engines/index.js";
 export interface HistoryObserver {
   observe(entry: AgentEntry): void;
   clear(): void;
+  /** What it kept, JSON-serialisable, for a history checkpoint. */
+  save(): unknown;
+  /** Takes back what `save` returned; false when it is not one. */
+  restore(saved: unknown): boolean;
 }
 
 /**
  * The agent's retention (issue 19): the context engine says how far back a window may reach, and the observers
  * that need older entries take them as the stream is read. A context engine without a retention (a
  * third-party one) gets none: the agent then keeps the whole history, as every plugin did before.
+ *
+ * It checkpoints when the engine's retention can: the engine's state and each observer's, in order. A restore
+ * fits only when all of them take theirs back.
  */
 export function historyRetention(context: ContextEngineInstance, observers: readonly HistoryObserver[]): HistoryRetention | undefined {
   const engine = retentionOf(context);
@@ -24,6 +31,18 @@ export function historyRetention(context: ContextEngineInstance, observers: read
     reset() {
       engine.reset?.();
       for (const observer of observers) observer.clear();
+    },
+    ...(engine.save === undefined || engine.restore === undefined ? {} : checkpointing(engine.save.bind(engine), engine.restore.bind(engine), observers)),
+  };
+}
+
+function checkpointing(save: () => unknown, restore: (saved: unknown) => boolean, observers: readonly HistoryObserver[]): Pick<HistoryRetention, "save" | "restore"> {
+  return {
+    save: () => ({ engine: save(), observers: observers.map((observer) => observer.save()) }),
+    restore(saved) {
+      const { engine, observers: kept } = (saved ?? {}) as { engine?: unknown; observers?: unknown };
+      if (!Array.isArray(kept) || kept.length !== observers.length || !restore(engine)) return false;
+      return observers.every((observer, index) => observer.restore(kept[index]));
     },
   };
 }

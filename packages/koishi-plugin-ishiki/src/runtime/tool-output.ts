@@ -1,8 +1,9 @@
 import type { ToolSet } from "ai";
-import type { Agent, AgentEntry, AgentPlugin } from "@yesimagent/core";
+import type { Agent, AgentPlugin } from "@yesimagent/core";
 import { createAttachmentPlugins, sendAttachmentRecord, type ResourceSettings } from "../attachments/index.js";
 import { wrapToolSet, type ExitContext } from "../exit/index.js";
 import type { ResourceCenter } from "../resources/index.js";
+import type { HistoryObserver } from "./history-retention.js";
 
 /**
  * How tool results reach the model: the unified exit (spec 04) and the attachment plugins. The runtime installs
@@ -13,7 +14,7 @@ export interface ToolOutputStage {
   wrapTools(tools: ToolSet): ToolSet;
   readonly plugins: readonly AgentPlugin[];
   /** What the attachments fold needs from every entry when the agent keeps only a tail (issue 19). */
-  readonly history: { observe(entry: AgentEntry): void; clear(): void };
+  readonly history: HistoryObserver;
 }
 
 export interface ToolOutputOptions {

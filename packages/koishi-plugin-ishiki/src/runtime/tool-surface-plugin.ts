@@ -49,6 +49,17 @@ export class ToolSurfacePlugin implements AgentPlugin {
     this.written.length = 0;
   }
 
+  /** The catalogs kept, for a history checkpoint (issue 19). */
+  save(): CatalogMessage[] {
+    return [...this.written];
+  }
+
+  restore(saved: unknown): boolean {
+    if (!Array.isArray(saved) || !saved.every((message) => typeof message === "object" && message !== null && isCatalogMessage(message as AgentMessage))) return false;
+    this.written.splice(0, this.written.length, ...(saved as CatalogMessage[]));
+    return true;
+  }
+
   private keep(message: CatalogMessage): void {
     // A catalog this plugin wrote is kept when written and observed again when it lands in the stream.
     if (this.written.some((written) => written.id === message.id)) return;

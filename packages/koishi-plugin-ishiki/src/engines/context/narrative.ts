@@ -5,7 +5,7 @@ import type { ExtensionHost } from "../../extension/index.js";
 import { validateBlock, type ValidatedBlock, type ValidatingEngine } from "../block-validation.js";
 import { ContextEngine } from "../context-engine.js";
 import type { ContextEngineInstance } from "../context-engine-instance.js";
-import { contextRetention, type ContextRetention, type RetainingContext } from "../context-retention.js";
+import { contextRetention, tailRetention, type ContextRetention, type RetainingContext } from "../context-retention.js";
 import type { ContextEngines, EngineConfig } from "../engine-maps.js";
 import { validateWithZod } from "../shared/index.js";
 import { renderNarrative } from "./narrative-render.js";
@@ -49,9 +49,8 @@ function narrativeCut(entries: readonly AgentEntry[], maxMessages: number): numb
  * What memory must keep (issue 19): the window's messages. Non-message entries before the cut, which the
  * window passes on, never reach the model (only message entries are projected), so they need not stay.
  */
-export const narrativeRetention = (maxMessages: number): ContextRetention => ({
-  retainFrom: (entries, offset) => offset + Math.max(0, narrativeCut(entries, maxMessages)),
-});
+export const narrativeRetention = (maxMessages: number): ContextRetention =>
+  tailRetention({ engine: "narrative", maxMessages }, (entries, offset) => offset + Math.max(0, narrativeCut(entries, maxMessages)));
 
 /**
  * The `narrative` context engine (spec 06 §2.3): the history as one story message headed by the marker line

@@ -90,6 +90,24 @@ export class HistoryIndex {
     }
   }
 
+  /** What `add` built, for a history checkpoint (issue 19). */
+  public save(): SavedHistoryIndex {
+    return { base: this.base, prefix: this.prefix, cuts: this.cuts, positions: [...this.positions], anchor: this.anchor ?? null, turnOpen: this.turnOpen };
+  }
+
+  /** Takes back what `save` returned; false (and nothing changed) when it is not one. */
+  public restore(saved: unknown): boolean {
+    if (!isSavedIndex(saved)) return false;
+    this.reset();
+    this.base = saved.base;
+    this.prefix = saved.prefix;
+    this.cuts = saved.cuts;
+    this.positions = new Map(saved.positions);
+    this.anchor = saved.anchor ?? undefined;
+    this.turnOpen = saved.turnOpen;
+    return true;
+  }
+
   public reset(source?: readonly AgentEntry[]): void {
     this.source = source;
     this.base = 0;
@@ -99,6 +117,30 @@ export class HistoryIndex {
     this.anchor = undefined;
     this.turnOpen = false;
   }
+}
+
+export interface SavedHistoryIndex {
+  base: number;
+  prefix: number[];
+  cuts: number[];
+  positions: Array<[string, number]>;
+  anchor: { position: number; entry: AgentEntry<"ishiki.compact"> } | null;
+  turnOpen: boolean;
+}
+
+function isSavedIndex(value: unknown): value is SavedHistoryIndex {
+  if (typeof value !== "object" || value === null) return false;
+  const saved = value as Partial<SavedHistoryIndex>;
+  const numbers = (list: unknown): boolean => Array.isArray(list) && list.every((item) => typeof item === "number");
+  return (
+    Number.isSafeInteger(saved.base) &&
+    numbers(saved.prefix) &&
+    (saved.prefix as number[]).length > 0 &&
+    numbers(saved.cuts) &&
+    Array.isArray(saved.positions) &&
+    typeof saved.turnOpen === "boolean" &&
+    (saved.anchor === null || (typeof saved.anchor === "object" && saved.anchor !== undefined && typeof saved.anchor.position === "number"))
+  );
 }
 
 function lowerBound(values: readonly number[], target: number): number {

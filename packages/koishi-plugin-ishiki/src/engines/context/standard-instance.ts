@@ -3,6 +3,7 @@ import type { ExtensionHost } from "../../extension/index.js";
 import type { ContextEngineInstance } from "../context-engine-instance.js";
 import type { ContextRequest } from "../context-request.js";
 import { contextRetention, type ContextRetention, type RetainingContext } from "../context-retention.js";
+import { droppedRecords, type HeldTail } from "./standard-dropped.js";
 import { HistoryIndex } from "./standard-history.js";
 import { RecordBudget, summarise, summaryRecords, type SummaryRecord } from "./standard-summariser.js";
 import { TokenModel, widestBudget } from "./standard-token-model.js";
@@ -36,6 +37,8 @@ interface AnchoredView {
 export class StandardContext implements ContextEngineInstance, RetainingContext {
   private readonly history = new HistoryIndex();
   private observing = false;
+  /** Observed: the retained tail the last step received, where a compaction takes its records from. */
+  private tail: HeldTail | undefined;
   /** Anchor entry id → stream position of its `lastEntryId` (-1: not in the stream), found outside the index. */
   private readonly anchorTargets = new Map<string, number>();
   private readonly tokens = new TokenModel();
@@ -62,6 +65,13 @@ export class StandardContext implements ContextEngineInstance, RetainingContext 
         this.history.reset();
         this.anchorTargets.clear();
       },
+      save: () => ({ settings: JSON.stringify(this.settings), index: this.history.save(), anchorTargets: [...this.anchorTargets] }),
+      restore: (saved) => {
+        const { settings, index, anchorTargets } = (saved ?? {}) as { settings?: unknown; index?: unknown; anchorTargets?: unknown };
+        if (settings !== JSON.stringify(this.settings) || !Array.isArray(anchorTargets) || !this.history.restore(index)) return false;
+        for (const [id, position] of anchorTargets as Array<[string, number]>) this.anchorTargets.set(id, position);
+        return true;
+      },
     };
   }
 
@@ -78,7 +88,8 @@ export class StandardContext implements ContextEngineInstance, RetainingContext 
   public async prepareEntries(entries: readonly AgentEntry[], request: ContextRequest): Promise<readonly AgentEntry[]> {
     const offset = this.observing ? (request.offset ?? 0) : 0;
     const end = offset + entries.length;
-    if (!this.observing) this.history.update(entries, end);
+    if (this.observing) this.tail = { entries, offset };
+    else this.history.update(entries, end);
     const view = await this.anchoredView();
     const extra = summaryChars(view);
     let start = view.from;
@@ -157,23 +168,15 @@ export class StandardContext implements ContextEngineInstance, RetainingContext 
     return { records: records.take(), lastEntry: { id: entries[plan.start - 1].id, position: plan.start - 1 }, previousSummary: view.summary?.text ?? null };
   }
 
-  /** The next window's cut from the observed index; the dropped records are streamed from storage. */
+  /** The next window's cut from the observed index; the dropped records come from the tail, or from disk below it. */
   private async observedCut(agent: Agent, maxTokens: number): Promise<CompactionCut | undefined> {
     const end = this.history.end;
     const view = await this.anchoredView();
     const budget = this.tokens.budget(maxTokens, this.settings.refillRatio);
     const plan = planWindow(this.history, view.from, end, summaryChars(view), budget);
     if (plan.start <= view.from) return undefined;
-    const records = new RecordBudget(budget.ceiling);
-    let lastEntry: CompactionCut["lastEntry"] | undefined;
-    let position = 0;
-    await streamEntries(agent, (entry) => {
-      if (position >= view.from && position < plan.start) records.push(summaryRecords([entry]));
-      if (position === plan.start - 1) lastEntry = { id: entry.id, position };
-      position += 1;
-    });
-    if (lastEntry === undefined) throw new Error("the stream on disk is shorter than the history in memory");
-    return { records: records.take(), lastEntry, previousSummary: view.summary?.text ?? null };
+    const { records, lastEntry } = await droppedRecords(this.tail, view.from, plan.start, budget.ceiling, (visit) => streamEntries(agent, visit));
+    return { records, lastEntry, previousSummary: view.summary?.text ?? null };
   }
 
   /**

@@ -4,7 +4,7 @@ import type { AgentEntry, AgentMessage } from "@yesimagent/core";
 import type { ExtensionHost } from "../../extension/index.js";
 import { validateBlock, type ValidatedBlock, type ValidatingEngine } from "../block-validation.js";
 import { ContextEngine } from "../context-engine.js";
-import { contextRetention, type RetainingContext } from "../context-retention.js";
+import { contextRetention, tailRetention, type RetainingContext } from "../context-retention.js";
 import type { EngineConfig, ContextEngines } from "../engine-maps.js";
 import { validateWithZod } from "../shared/index.js";
 import { readMemoryBlocks, renderMemoryBlocks } from "./v3-memory.js";
@@ -35,7 +35,7 @@ export class V3ContextEngine extends ContextEngine<"v3"> implements ValidatingEn
     const settings = v3ContextBlock.parse(config.v3 ?? {});
     const reported = new Set<string>();
     return {
-      [contextRetention]: () => ({ retainFrom: (entries, offset) => offset + v3WindowStart(entries, settings) }),
+      [contextRetention]: () => tailRetention({ engine: "v3", settings }, (entries, offset) => offset + v3WindowStart(entries, settings)),
       prepareEntries: (entries: readonly AgentEntry[]) => v3Window(entries, settings),
       renderMessages: (messages: AgentMessage[]) => renderWorldState(messages, host.domain),
       instructions: async () => {
