@@ -71,6 +71,8 @@ export class FactStream {
       () => {
         this.nextSeq += this.offset + this.entries.length;
         this.loaded = true;
+        // A long read (a file without a checkpoint, or much written after it): the next start begins here.
+        if (this.end - this.savedAt >= CHECKPOINT_EVERY) void this.checkpoint();
       },
       (error: unknown) => {
         this.loading = undefined;
@@ -96,8 +98,6 @@ export class FactStream {
     if (await this.resume()) return;
     await storage.scan((entry) => this.take(entry));
     this.trim();
-    // The first restart after this one (or after a crash) then starts from here.
-    if (this.end >= CHECKPOINT_EVERY) void this.checkpoint();
   }
 
   /** Restores the saved checkpoint and reads what follows it; false when there is none that fits. */

@@ -114,6 +114,22 @@ describe("history checkpoints: a restart reads only what was appended since (iss
     await Promise.all([after.agent.stop(), control.stop()]);
   });
 
+  it("a first whole read of a long file saves a checkpoint at once, before any stop", async () => {
+    const path = join(dir, "events.jsonl");
+    await writeStream(path);
+    const agent = createAgent({ model: scriptedModel([]), storage: createJsonlStorage(path), history: countingRetention(5) });
+    await agent.init();
+    // The save runs in the write queue; an append after it has waited for it.
+    await agent.storage.append(userEntry("later"));
+    expect((await stat(join(dir, "events.checkpoint.json"))).isFile()).toBe(true);
+    const restarted = countingRetention(5);
+    const again = createAgent({ model: scriptedModel([]), storage: createJsonlStorage(path), history: restarted });
+    await again.init();
+    expect(restarted.restores).toBe(1);
+    expect(restarted.seen).toEqual([STORED]);
+    await Promise.all([agent.stop(), again.stop()]);
+  });
+
   it("a crash loses at most the entries after the last periodic checkpoint: the restart reads only those", async () => {
     const path = join(dir, "events.jsonl");
     await writeStream(path, 10);
