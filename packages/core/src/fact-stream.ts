@@ -107,7 +107,7 @@ export class FactStream {
     const saved = await storage.checkpoints.load();
     if (saved === undefined) return false;
     const stream = savedStream(saved.state);
-    if (stream === undefined || !retention.restore(stream.retention)) {
+    if (stream === undefined || !restores(retention, stream.retention)) {
       this.options.logger.info("history checkpoint: saved by other settings; reading the whole stream");
       this.forget();
       return false;
@@ -255,7 +255,22 @@ export class FactStream {
 function savedStream(value: unknown): SavedStream | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const { offset, entries, latestState } = value as Partial<SavedStream>;
-  if (!Number.isSafeInteger(offset) || (offset as number) < 0 || !Array.isArray(entries)) return undefined;
+  if (!Number.isSafeInteger(offset) || (offset as number) < 0 || !Array.isArray(entries) || !entries.every(isEntryLike)) return undefined;
   if (latestState !== null && (typeof latestState !== "object" || latestState?.type !== "state")) return undefined;
   return value as SavedStream;
+}
+
+function isEntryLike(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const { id, type } = value as { id?: unknown; type?: unknown };
+  return typeof id === "string" && typeof type === "string";
+}
+
+/** A retention that throws on a damaged saved state has not restored it either. */
+function restores(retention: HistoryRetention, saved: unknown): boolean {
+  try {
+    return retention.restore?.(saved) === true;
+  } catch {
+    return false;
+  }
 }

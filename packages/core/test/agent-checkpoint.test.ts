@@ -193,6 +193,51 @@ describe("history checkpoints: a restart reads only what was appended since (iss
     await agent.stop();
   });
 
+  it("a damaged checkpoint is never trusted: each one falls back to the whole read with one log line", async () => {
+    const path = join(dir, "events.jsonl");
+    const checkpoint = join(dir, "events.checkpoint.json");
+    await writeStream(path);
+    await (await oneTurn(countingRetention(5), path)).agent.stop();
+    const good = JSON.parse(await readFile(checkpoint, "utf8")) as { state: Record<string, unknown> };
+    const damaged = [
+      (await readFile(checkpoint, "utf8")).slice(0, 200),
+      "null",
+      JSON.stringify({ ...good, format: 2 }),
+      JSON.stringify({ ...good, cursor: { ...(good as unknown as { cursor: object }).cursor, bytes: -1 } }),
+      JSON.stringify({ ...good, state: { ...good.state, entries: [{ id: 1 }] } }),
+      JSON.stringify({ ...good, state: { ...good.state, offset: "0" } }),
+      JSON.stringify({ ...good, state: { ...good.state, latestState: { type: "message" } } }),
+      JSON.stringify({ ...good, state: { ...good.state, retention: null } }),
+    ];
+    for (const text of damaged) {
+      await writeFile(checkpoint, text);
+      const retention = countingRetention(5);
+      const logger = recordingLogger();
+      const agent = createAgent({ model: scriptedModel([]), storage: createJsonlStorage(path, { logger }), history: retention, logger });
+      await agent.init();
+      expect({ text: text.slice(0, 60), restores: retention.restores, first: retention.seen[0] }).toEqual({ text: text.slice(0, 60), restores: 0, first: 0 });
+      expect(logger.lines.filter(([level]) => level === "info")).toHaveLength(1);
+      // The whole read saved a good checkpoint again; the stop waits for that write.
+      await agent.stop();
+    }
+  });
+
+  it("a retention that throws while restoring has not restored: the whole stream is read", async () => {
+    const path = join(dir, "events.jsonl");
+    await writeStream(path);
+    await (await oneTurn(countingRetention(5), path)).agent.stop();
+    const throwing = countingRetention(5);
+    throwing.restore = () => {
+      throw new Error("bad saved state");
+    };
+    const agent = createAgent({ model: scriptedModel([]), storage: createJsonlStorage(path), history: throwing });
+    await agent.init();
+    expect(throwing.seen[0]).toBe(0);
+    // The stream and the first run's turn (its start, the message, the reply, its end).
+    expect(throwing.seen).toHaveLength(STORED + 4);
+    await agent.stop();
+  });
+
   it("clear() deletes the checkpoint with the stream", async () => {
     const path = join(dir, "events.jsonl");
     await writeStream(path);
