@@ -1,7 +1,10 @@
 import type { LanguageModelV4CallOptions, ProviderV4 } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentEntry } from "@yesimagent/core";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createEntry, serializeEntry, type AgentEntry } from "@yesimagent/core";
+import { runtimeHomeOf } from "../src/runtime/index.js";
 import { judgeWakeupBlock } from "../src/engines/wakeup/judge-block.js";
 import { JudgeWindows, MAX_JUDGE_CHANNELS } from "../src/engines/wakeup/judge-window.js";
 import { channel, fact, labels, logged, readEvents, startActive, until, type KernelApp } from "./runtime-app.js";
@@ -19,8 +22,12 @@ const promptOf = (options: LanguageModelV4CallOptions) => JSON.stringify(options
 
 type Answer = string | ((options: LanguageModelV4CallOptions) => Promise<string>);
 
-/** A kernel whose profile uses the judge engine with model `judge:j`, answering each judgement with `answer`. */
-async function start(judge: Record<string, unknown>, answer: Answer, replies?: ScriptedReply[]) {
+/**
+ * A kernel whose profile uses the judge engine with model `judge:j`, answering each judgement with `answer`;
+ * `preload` writes the channel's history before its runtime is created, `context` is the profile's.
+ */
+async function start(judge: Record<string, unknown>, answer: Answer, replies?: ScriptedReply[], history: { preload?: (home: string) => Promise<void>; context?: unknown } = {}) {
+  const { preload, context } = history;
   const calls: LanguageModelV4CallOptions[] = [];
   const model = new MockLanguageModelV4({
     doGenerate: async (options) => {
@@ -30,11 +37,16 @@ async function start(judge: Record<string, unknown>, answer: Answer, replies?: S
     },
   });
   kernel = await startActive("p", {
-    profiles: { p: { model: "mock:m", channels: { "mock:bot": ["*"] }, wakeup: { engine: "judge", judge: { model: "judge:j", ...judge } } } },
+    profiles: { p: { model: "mock:m", channels: { "mock:bot": ["*"] }, wakeup: { engine: "judge", judge: { model: "judge:j", ...judge } }, ...(context === undefined ? {} : { context }) } },
     replies,
   });
   kernel.app.ishiki.gateway.defineApi("judging", (): ProviderV4 => ({ specificationVersion: "v4", languageModel: () => model }) as unknown as ProviderV4);
   kernel.app.ishiki.gateway.reconfigure({ providers: { mock: { api: "scripted" }, judge: { api: "judging" } } });
+  if (preload) {
+    const home = runtimeHomeOf(join(kernel.dir, "profiles", "p"), channel);
+    await mkdir(home, { recursive: true });
+    await preload(home);
+  }
   const runtime = await kernel.app.ishiki.runtime("p", channel);
   return { runtime, calls };
 }
@@ -149,6 +161,30 @@ describe("judge wakeup engine (EN-35 .. EN-37)", () => {
     await again.deliver(fact("what was it?"));
     await until(() => calls.length === 2);
     expect(promptOf(calls[1])).toMatch(/Recent messages:\\n\[[^\]]+\] Alice\(u1\): remember the ZEBRA/);
+  });
+
+  it("EN-37 (issue 19) after a restart the windows come back from the history checkpoint: nothing reads the stream again", async () => {
+    const old = Array.from({ length: 3_000 }, (_, index) => serializeEntry(createEntry("message", fact(`old message ${index}`))));
+    old.push(serializeEntry(createEntry("message", fact("remember the ZEBRA"))));
+    // A window far smaller than the history, so the runtime keeps a tail and checkpoints it.
+    const context = { engine: "standard", standard: { maxTokens: 2_000 } };
+    const { runtime, calls } = await start({}, answer(0, 0, 1), undefined, { context, preload: (home) => writeFile(join(home, "events.jsonl"), `${old.join("\n")}\n`) });
+    await runtime.deliver(fact("what was it?"));
+    await until(() => calls.length === 1);
+    await settle(runtime);
+    expect(promptOf(calls[0])).toContain("remember the ZEBRA");
+    expect(await kernel!.app.ishiki.profile("p")!.evictIdle(Date.now() + 3_600_000)).toEqual([runtime.id]);
+    // A middle line damaged behind the checkpoint's back: any whole read of the stream would report it.
+    const path = join(runtime.home, "events.jsonl");
+    const lines = (await readFile(path, "utf8")).split("\n");
+    lines[1_500] = "x".repeat(lines[1_500].length);
+    await writeFile(path, lines.join("\n"));
+    const again = await kernel!.app.ishiki.runtime("p", channel);
+    await again.deliver(fact("and now?"));
+    await until(() => calls.length === 2);
+    await settle(again);
+    expect(promptOf(calls[1])).toMatch(/remember the ZEBRA.*what was it\?/);
+    expect(kernel!.logs.filter(([, text]) => text.includes("corrupt line"))).toEqual([]);
   });
 
   it("EN-37 at most 512 channels are tracked; the least recently active is forgotten", () => {

@@ -5,6 +5,7 @@ export { ToolcallEngineInstance } from "./toolcall-engine-instance.js";
 export type { ContextEngineInstance } from "./context-engine-instance.js";
 export type { ContextRequest } from "./context-request.js";
 export { contextRetention, retentionOf, type ContextRetention, type RetainingContext } from "./context-retention.js";
+export { wakeupHistory, wakeupObserverOf, type HistoryObserver, type ObservingWakeup } from "./history-observer.js";
 export type { WakeupEngineInstance } from "./wakeup-engine-instance.js";
 export { WAKEUP_DECISIONS_KEPT, WakeupDecisionRing, type WakeupDecision, type WakeupReport } from "./wakeup-decision.js";
 export { bindWakeupEnvironment, realWakeupEnvironment, wakeupEnvironment, type WakeupEnvironment } from "./wakeup-environment.js";

@@ -148,7 +148,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     const plugin = createRuntimePlugin({ context, cross: domain.mode === "cross", instructions: assembleInstructions, tools: assembleTools, model, agent: () => agent! });
     const surfacePlugin = new ToolSurfacePlugin(surface, () => agent!);
     const textReplyPlugins = textReply === undefined ? [] : [createTextReplyPlugin({ mode: textReply, sendMessage: coreTools.send_message, logger, agent: () => agent! })];
-    const retention = historyRetention(context, [output.history, surfacePlugin]);
+    const retention = historyRetention(context, wakeup, [output.history, surfacePlugin]);
     agent = createAgent({
       id,
       model: model.model,

@@ -1,27 +1,21 @@
-import type { AgentEntry, HistoryRetention } from "@yesimagent/core";
-import { retentionOf, type ContextEngineInstance } from "../engines/index.js";
-
-/** Something that keeps what it needs from every entry itself (attachments fold, tool catalogs). */
-export interface HistoryObserver {
-  observe(entry: AgentEntry): void;
-  clear(): void;
-  /** What it kept, JSON-serialisable, for a history checkpoint. */
-  save(): unknown;
-  /** Takes back what `save` returned; false when it is not one. */
-  restore(saved: unknown): boolean;
-}
+import type { HistoryRetention } from "@yesimagent/core";
+import { retentionOf, wakeupObserverOf, type ContextEngineInstance, type HistoryObserver, type WakeupEngineInstance } from "../engines/index.js";
 
 /**
  * The agent's retention (issue 19): the context engine says how far back a window may reach, and the observers
- * that need older entries take them as the stream is read. A context engine without a retention (a
+ * that need older entries take them as the stream is read (attachments fold, tool catalogs, and a wakeup
+ * engine's own, such as the judge's windows). A context engine without a retention (a
  * third-party one) gets none: the agent then keeps the whole history, as every plugin did before.
  *
  * It checkpoints when the engine's retention can: the engine's state and each observer's, in order. A restore
  * fits only when all of them take theirs back.
  */
-export function historyRetention(context: ContextEngineInstance, observers: readonly HistoryObserver[]): HistoryRetention | undefined {
+export function historyRetention(context: ContextEngineInstance, wakeup: WakeupEngineInstance, others: readonly HistoryObserver[]): HistoryRetention | undefined {
   const engine = retentionOf(context);
   if (engine === undefined) return undefined;
+  // Only now: a wakeup engine switched to observed history must be fed, and it is only when the context retains.
+  const judge = wakeupObserverOf(wakeup);
+  const observers = judge === undefined ? others : [...others, judge];
   return {
     observe(entry, position) {
       engine.observe?.(entry, position);

@@ -2,8 +2,8 @@ import type { ToolSet } from "ai";
 import type { Agent, AgentPlugin } from "@yesimagent/core";
 import { createAttachmentPlugins, sendAttachmentRecord, type ResourceSettings } from "../attachments/index.js";
 import { wrapToolSet, type ExitContext } from "../exit/index.js";
+import type { HistoryObserver } from "../engines/index.js";
 import type { ResourceCenter } from "../resources/index.js";
-import type { HistoryObserver } from "./history-retention.js";
 
 /**
  * How tool results reach the model: the unified exit (spec 04) and the attachment plugins. The runtime installs

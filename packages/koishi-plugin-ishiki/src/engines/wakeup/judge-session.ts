@@ -19,6 +19,13 @@ export interface JudgeSessionOptions {
   /** Resolved per judgement, so gateway changes apply. */
   model(): LanguageModelV4;
   logger: Logger;
+  /**
+   * Windows the runtime's history observer feeds (issue 19): they already hold the stream read at the agent's
+   * start (or restored from its checkpoint) and record each append themselves, so the session neither reads the
+   * stream nor records appended messages. Absent (a third-party context engine, a policy preview): the
+   * session seeds its own windows from storage.
+   */
+  observed?: JudgeWindows;
 }
 
 /**
@@ -31,11 +38,12 @@ export function attachJudge(agent: Agent, session: JudgeSessionOptions): () => v
   const { options, logger } = session;
   const environment = wakeupEnvironment(agent);
   const { now, report } = environment;
-  const windows = new JudgeWindows(options.historyMessages, session.domain);
+  const observed = session.observed !== undefined;
+  const windows = session.observed ?? new JudgeWindows(options.historyMessages, session.domain);
   const disposed = new AbortController();
   const wake = new PendingWake(agent, () => agent.continue(), logger);
   let seenSeq = -1;
-  let seeded = false;
+  let seeded = observed;
   const early: AgentEvent[] = [];
 
   const judge = async (key: string): Promise<void> => {
@@ -83,7 +91,7 @@ export function attachJudge(agent: Agent, session: JudgeSessionOptions): () => v
 
   const onEvent = (event: AgentEvent, stored: boolean): void => {
     if (event.type !== "message.appended") return;
-    if (!stored) windows.record(event.message, now());
+    if (!stored && !observed) windows.record(event.message, now());
     const created = createdFact(event);
     if (created === undefined) return;
     const { fact, seq } = created;
@@ -118,33 +126,42 @@ export function attachJudge(agent: Agent, session: JudgeSessionOptions): () => v
     if (seeded) onEvent(event, false);
     else if (event.type === "message.appended") early.push(event);
   });
-  // Streamed from disk (issue 19): the windows keep their last lines, never the stream. An early event whose
-  // seq is within the entries read was stored before the read reached it, so it is not counted twice.
-  let read = 0;
-  void streamStored(agent, (entry) => {
-    read += 1;
-    windows.seed(entry);
-  })
-    .then(
-      () => read,
-      (error: unknown) => {
-        logger.warn(`judge window seeding failed: ${errorText(error)}`);
-        return 0;
-      },
-    )
-    .then((stored) => {
+  // An early event whose seq is within the entries read was stored before the read reached it, so it is not
+  // counted twice.
+  if (!observed) {
+    void seedWindows(agent, windows, logger).then((stored) => {
       if (disposed.signal.aborted) return;
       seeded = true;
       for (const event of early.splice(0)) onEvent(event, event.type === "message.appended" && event.seq <= stored);
     });
+  }
 
   return () => {
     disposed.abort();
     unsubscribe();
     wake.dispose();
-    windows.clear();
+    // Observed windows belong to the runtime's history until its stop saved them.
+    if (!observed) windows.clear();
     early.length = 0;
   };
+}
+
+/**
+ * Streamed from disk (issue 19): the windows keep their last lines, never the stream. Resolves to the number of
+ * entries read (0 after a failure, which is logged).
+ */
+function seedWindows(agent: Agent, windows: JudgeWindows, logger: Logger): Promise<number> {
+  let read = 0;
+  return streamStored(agent, (entry) => {
+    read += 1;
+    windows.seed(entry);
+  }).then(
+    () => read,
+    (error: unknown) => {
+      logger.warn(`judge window seeding failed: ${errorText(error)}`);
+      return 0;
+    },
+  );
 }
 
 /** Every stored entry in order, streamed when the storage can. */

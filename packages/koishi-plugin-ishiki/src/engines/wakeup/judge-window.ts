@@ -105,9 +105,41 @@ export class JudgeWindows {
     this.channels.clear();
   }
 
+  /** What a restart needs of each channel (its lines, scene and when the bot last spoke), for the history checkpoint. */
+  public save(): SavedJudgeChannel[] {
+    return [...this.channels].map(([key, { scene, lines, lastSpokeAt }]) => ({ key, lines, ...(scene === undefined ? {} : { scene }), ...(lastSpokeAt === undefined ? {} : { lastSpokeAt }) }));
+  }
+
+  /** Takes back what `save` returned, least recently active channel first; false when it is not one. */
+  public restore(saved: unknown): boolean {
+    if (!Array.isArray(saved) || !saved.every(isSavedChannel)) return false;
+    this.channels.clear();
+    for (const { key, lines, scene, lastSpokeAt } of saved) {
+      const channel = this.get(key);
+      channel.lines = lines.slice(-(this.keep + 1));
+      if (scene !== undefined) channel.scene = scene;
+      if (lastSpokeAt !== undefined) channel.lastSpokeAt = lastSpokeAt;
+    }
+    return true;
+  }
+
   private push(channel: JudgeChannel, line: JudgeLine): void {
     channel.lines.push(line);
     // One extra line: the pending message plus `keep` lines of history before it.
     if (channel.lines.length > this.keep + 1) channel.lines.splice(0, channel.lines.length - this.keep - 1);
   }
+}
+
+export interface SavedJudgeChannel {
+  key: string;
+  lines: JudgeLine[];
+  scene?: JudgeChannel["scene"];
+  lastSpokeAt?: number;
+}
+
+function isSavedChannel(value: unknown): value is SavedJudgeChannel {
+  if (typeof value !== "object" || value === null) return false;
+  const { key, lines, lastSpokeAt } = value as Partial<SavedJudgeChannel>;
+  const isLine = (line: unknown): boolean => typeof line === "object" && line !== null && typeof (line as JudgeLine).at === "number" && typeof (line as JudgeLine).author === "string" && typeof (line as JudgeLine).text === "string";
+  return typeof key === "string" && Array.isArray(lines) && lines.every(isLine) && (lastSpokeAt === undefined || typeof lastSpokeAt === "number");
 }
