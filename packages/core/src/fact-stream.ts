@@ -108,7 +108,7 @@ export class FactStream {
     if (saved === undefined) return false;
     const stream = savedStream(saved.state);
     if (stream === undefined || !restores(retention, stream.retention)) {
-      this.options.logger.info("history checkpoint: saved by other settings; reading the whole stream");
+      this.options.logger.info("history checkpoint: it does not fit (saved under other settings, or damaged); reading the whole stream");
       this.forget();
       return false;
     }
@@ -123,8 +123,9 @@ export class FactStream {
 
   /**
    * Saves a checkpoint of what is in memory now, in queue order, when it would make the next load cheaper:
-   * something was appended since the last one and the tail is at most half the stream. A failure is logged;
-   * the stream itself is unaffected.
+   * the stream is long (`CHECKPOINT_EVERY` entries or more; a shorter one reads in milliseconds), something
+   * was appended since the last one, and the tail is at most half the stream. A failure is logged; the stream
+   * itself is unaffected.
    */
   checkpoint(): Promise<void> {
     return this.enqueue(async () => {
@@ -132,7 +133,7 @@ export class FactStream {
       if (!this.loaded || retention?.save === undefined || storage.checkpoints === undefined) return;
       this.trim();
       const end = this.end;
-      if (end === this.savedAt || 2 * this.entries.length > end) return;
+      if (end < CHECKPOINT_EVERY || end === this.savedAt || 2 * this.entries.length > end) return;
       const saved: SavedStream = { offset: this.offset, entries: this.entries.slice(), latestState: this.latestState ?? null, retention: retention.save() };
       this.savedAt = end;
       await storage.checkpoints.save(saved);

@@ -175,7 +175,7 @@ describe("history checkpoints: a restart reads only what was appended since (iss
     expect(other.seen[0]).toBe(0);
     // Every stored user message, both turns' included.
     expect(other.users).toBe(STORED - 1 + 2);
-    expect(logger.lines).toContainEqual(["info", "history checkpoint: saved by other settings; reading the whole stream"]);
+    expect(logger.lines).toContainEqual(["info", "history checkpoint: it does not fit (saved under other settings, or damaged); reading the whole stream"]);
     await agent.stop();
   });
 
@@ -247,6 +247,14 @@ describe("history checkpoints: a restart reads only what was appended since (iss
     await agent.clear();
     await expect(stat(join(dir, "events.checkpoint.json"))).rejects.toMatchObject({ code: "ENOENT" });
     await agent.stop();
+  });
+
+  it("a short stream saves no checkpoint: it reads in milliseconds", async () => {
+    const path = join(dir, "events.jsonl");
+    await writeStream(path, 500);
+    const { agent } = await oneTurn(countingRetention(5), path);
+    await agent.stop();
+    await expect(stat(join(dir, "events.checkpoint.json"))).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("a retention that keeps most of the stream saves no checkpoint: reading it would cost what the file costs", async () => {
