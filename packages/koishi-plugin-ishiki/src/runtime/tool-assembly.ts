@@ -19,20 +19,25 @@ export function toolConflict(name: string, first: string, second: string): ToolC
 
 /**
  * Merges tool groups in order (XA-11). A name contributed twice, or a reserved name contributed by anyone but
- * its owner, throws `ToolConflictError`; the turn that assembles fails.
+ * its owner, throws `ToolConflictError`; the turn that assembles fails. Runs at every assembly of every runtime
+ * over every tool (500 in a large profile, issue 19): the merged set itself tells what is taken, and the first
+ * source of a name is looked up only when it conflicts.
  */
 export function mergeToolGroups(groups: readonly ToolGroup[], owners: Readonly<Record<string, string>> = {}): ToolSet {
   const tools: ToolSet = {};
-  const sources = new Map<string, string>();
   for (const { source, tools: contributed } of groups) {
-    for (const [name, tool] of Object.entries(contributed)) {
-      const taken = sources.get(name);
-      if (taken !== undefined) throw toolConflict(name, taken, source);
-      const owner = (RESERVED_TOOL_NAMES as readonly string[]).includes(name) ? (owners[name] ?? "reserved") : undefined;
-      if (owner !== undefined && owner !== source) throw toolConflict(name, owner, source);
-      sources.set(name, source);
-      tools[name] = tool;
+    for (const name of Object.keys(contributed)) {
+      if (Object.hasOwn(tools, name)) throw toolConflict(name, firstSource(groups, name), source);
+      if ((RESERVED_TOOL_NAMES as readonly string[]).includes(name)) {
+        const owner = owners[name] ?? "reserved";
+        if (owner !== source) throw toolConflict(name, owner, source);
+      }
+      tools[name] = contributed[name];
     }
   }
   return tools;
+}
+
+function firstSource(groups: readonly ToolGroup[], name: string): string {
+  return groups.find((group) => Object.hasOwn(group.tools, name))!.source;
 }

@@ -1,7 +1,8 @@
 import { tool, type ToolSet } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ToolIndexRegistry } from "./shared-tool-index.js";
+import { ToolIndexRegistry, type SharedToolIndex } from "./shared-tool-index.js";
+import type { ToolDocument } from "./tool-document.js";
 import { ToolSearch } from "./tool-search.js";
 
 const none = new Set<string>();
@@ -79,5 +80,31 @@ describe("issue 19: one index per distinct document set, shared by runtimes", ()
     await searches[2].sync(make("X!", "a"));
     await searches[3].sync(make("X.", "b"));
     expect(registry.size).toBe(3);
+  });
+
+  it("a runtime whose tools read as a shared index's documents joins it without building documents of its own", async () => {
+    // Every build of documents ends in `update`; a joining runtime checks its tools against the shared ones instead.
+    class CountingRegistry extends ToolIndexRegistry {
+      builds = 0;
+      override update(previous: SharedToolIndex | undefined, documents: readonly ToolDocument[]): SharedToolIndex {
+        this.builds++;
+        return super.update(previous, documents);
+      }
+    }
+    const registry = new CountingRegistry();
+    const runtimes = Array.from({ length: 50 }, () => new ToolSearch({ codemode: false, indexes: registry }));
+    for (const search of runtimes) await search.sync(tools());
+    expect(registry.builds).toBe(1);
+    expect(registry.size).toBe(1);
+    expect(names(runtimes[49], "mute")).toEqual(["mute_member"]);
+    // Content that differs anywhere (a nested parameter here) is built and filed apart; the shared index is untouched.
+    const nested = tools({ mute_member: tool({ description: "Mute a group member.", inputSchema: z.object({ userId: z.string(), until: z.object({ minutes: z.number() }) }) }) });
+    await runtimes[49].sync(nested);
+    expect(registry.builds).toBe(2);
+    expect(registry.size).toBe(2);
+    expect(names(runtimes[49], "minutes")).toEqual(["mute_member"]);
+    expect(names(runtimes[0], "minutes")).toEqual([]);
+    for (const search of runtimes) search.close();
+    expect(registry.size).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
-import type { ToolDocument } from "./tool-document.js";
+import type { ToolSet } from "ai";
+import { describesTool, type ToolDocument } from "./tool-document.js";
 import { ToolIndex } from "./tool-index.js";
 
 /**
@@ -18,14 +19,14 @@ interface Held extends SharedToolIndex {
  * The bucket a document set's indexes are filed under: its size and its first and last tool names. Order
  * independent and linear (no sort, no hashing of descriptions); {@link holdsExactly} tells sets in one bucket apart.
  */
-function bucketKey(documents: readonly ToolDocument[]): string {
+function bucketKey(names: readonly string[]): string {
   let first = "";
   let last = "";
-  for (const { name } of documents) {
+  for (const name of names) {
     if (first === "" || name < first) first = name;
     if (name > last) last = name;
   }
-  return `${documents.length}\n${first}\n${last}`;
+  return `${names.length}\n${first}\n${last}`;
 }
 
 /** Whether `index` holds exactly `documents` (same names, descriptions and parameter names). */
@@ -35,6 +36,16 @@ function holdsExactly(index: ToolIndex, documents: readonly ToolDocument[]): boo
     const held = index.get(document.name);
     if (!held || held.description !== document.description || held.params.length !== document.params.length) return false;
     for (let i = 0; i < held.params.length; i++) if (held.params[i] !== document.params[i]) return false;
+  }
+  return true;
+}
+
+/** Whether `index` holds exactly the documents `tools` read as, checked without building them. */
+function describesExactly(index: ToolIndex, names: readonly string[], tools: ToolSet): boolean {
+  if (index.size !== names.length) return false;
+  for (const name of names) {
+    const held = index.get(name);
+    if (!held || !describesTool(held, tools[name])) return false;
   }
   return true;
 }
@@ -58,11 +69,29 @@ export class ToolIndexRegistry {
   }
 
   /**
+   * The index that already holds exactly what the tools `names` of `tools` read as, for a holder that had `previous`
+   * (or nothing), or `undefined` when none does. This is a runtime's usual case: its tools are its own objects
+   * but their content is that of every other runtime of the profile, so it checks them against the shared
+   * documents instead of building its own (issue 19). The holder's reference to `previous` is given up when it
+   * moves.
+   */
+  share(previous: SharedToolIndex | undefined, names: readonly string[], tools: ToolSet): SharedToolIndex | undefined {
+    const bucket = bucketKey(names);
+    const own = previous && this.find(previous);
+    if (own && own.bucket === bucket && describesExactly(own.index, names, tools)) return own;
+    const existing = this.buckets.get(bucket)?.find((held) => held !== own && describesExactly(held.index, names, tools));
+    if (!existing) return undefined;
+    existing.refs++;
+    if (own) this.release(own);
+    return existing;
+  }
+
+  /**
    * The index of `documents` for a holder that had `previous` (or nothing): `previous` itself when the set is
    * unchanged; the holder's reference to `previous` is given up otherwise.
    */
   update(previous: SharedToolIndex | undefined, documents: readonly ToolDocument[]): SharedToolIndex {
-    const bucket = bucketKey(documents);
+    const bucket = bucketKey(documents.map((document) => document.name));
     const own = previous && this.find(previous);
     if (own && own.bucket === bucket && holdsExactly(own.index, documents)) return own;
     const existing = this.buckets.get(bucket)?.find((held) => held !== own && holdsExactly(held.index, documents));

@@ -1,7 +1,7 @@
 import { jsonSchema, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parameterNames, readToolDocument } from "./tool-document.js";
+import { describesTool, parameterNames, readToolDocument, type ToolDocument } from "./tool-document.js";
 
 describe("tool documents (CT-23)", () => {
   it("CT-23 parameter names come from properties, array items and unions, nested keys included", () => {
@@ -34,5 +34,34 @@ describe("tool documents (CT-23)", () => {
       params: ["path", "content"],
     });
     expect(readToolDocument("t", tool({ inputSchema: jsonSchema({ type: "object", properties: { q: {} } }) }))).toEqual({ name: "t", description: "", params: ["q"] });
+  });
+
+  it("issue 19: a tool reads as a document exactly when its own document would equal it", () => {
+    const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: "object" as const, properties, ...extra });
+    const schemas = [
+      object({ path: {}, content: {} }),
+      object({ content: {}, path: {} }),
+      object({ path: {} }),
+      object({ path: {}, content: {}, mode: {} }),
+      object({ path: object({ dir: {} }), content: {} }),
+      object({ path: {}, content: {} }, { anyOf: [object({ path: {} }), object({ content: {}, extra: {} })] }),
+      object({ path: {}, content: {} }, { items: [object({ path: {} })], oneOf: [object({ content: {} })] }),
+      object({ a: object({ b: object({ c: object({ d: object({ deep: {} }) }) }) }) }),
+      object({ a: object({ b: object({ c: object({ d: object({ other: {} }) }) }) }) }),
+      object({}),
+    ];
+    const read = (schema: (typeof schemas)[number], description = "Write a file.") => readToolDocument("t", tool({ description, inputSchema: jsonSchema(schema) })) as ToolDocument;
+    for (const held of schemas) {
+      for (const offered of schemas) {
+        const same = JSON.stringify(read(held)) === JSON.stringify(read(offered));
+        expect(describesTool(read(held), tool({ description: "Write a file.", inputSchema: jsonSchema(offered) }))).toBe(same);
+      }
+      expect(describesTool(read(held), tool({ description: "Write a note.", inputSchema: jsonSchema(held) }))).toBe(false);
+    }
+  });
+
+  it("issue 19: a lazy schema does not read as any document (only reading it tells)", () => {
+    const lazy = jsonSchema(async () => ({ type: "object" as const, properties: {} }));
+    expect(describesTool({ name: "t", description: "", params: [] }, tool({ inputSchema: lazy }))).toBe(false);
   });
 });

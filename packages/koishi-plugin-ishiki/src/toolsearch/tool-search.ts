@@ -23,9 +23,9 @@ export class ToolSearch {
   readonly maxResults: number;
   private readonly indexes: ToolIndexRegistry;
   private shared: SharedToolIndex | undefined;
-  // The last synced tools, by identity: an unchanged assembly (the usual step) reads no schema. The documents
-  // themselves are not kept: the shared index has them.
-  private synced: { names: string[]; tools: Tool[] } | undefined;
+  // The last synced set and its number of deferred tools: an unchanged assembly (the usual step) reads no schema.
+  // Held by reference (the runtime keeps that set anyway); the documents are not kept: the shared index has them.
+  private synced: { tools: ToolSet; deferred: number } | undefined;
   private generation = 0;
   private closed = false;
 
@@ -42,23 +42,30 @@ export class ToolSearch {
 
   /**
    * Makes the pool equal to the deferred tools of `tools`: the runtime moves to the index of that document set.
-   * Resolves after lazy input schemas have been read; a later sync wins over a slower earlier one.
+   * Resolves after lazy input schemas have been read; a later sync wins over a slower earlier one. `tools` is
+   * kept by reference to recognise the next sync of the same tools: do not change it afterwards.
    */
   async sync(tools: ToolSet): Promise<void> {
     const generation = ++this.generation;
     const names = deferredToolNames(tools, this.resident);
-    const objects = names.map((name) => tools[name]);
-    if (this.shared && this.synced && sameTools(this.synced, names, objects)) return;
+    if (this.shared && this.synced && sameTools(this.synced, tools, names)) return;
+    // The usual case: another runtime's index already holds what these tools read as.
+    const shared = this.closed ? undefined : this.indexes.share(this.shared, names, tools);
+    if (shared) {
+      this.shared = shared;
+      this.synced = { tools, deferred: names.length };
+      return;
+    }
     let pending = false;
-    const read = names.map((name, i) => {
-      const document = documentOf(name, objects[i]);
+    const read = names.map((name) => {
+      const document = documentOf(name, tools[name]);
       pending ||= document instanceof Promise;
       return document;
     });
     const documents = pending ? await Promise.all(read) : (read as ToolDocument[]);
     if (generation !== this.generation || this.closed) return;
     this.shared = this.indexes.update(this.shared, documents);
-    this.synced = { names, tools: objects };
+    this.synced = { tools, deferred: names.length };
   }
 
   /** Runs a query; tools in `discovered` are reported `available`, the others `new`. */
@@ -81,8 +88,9 @@ export class ToolSearch {
   }
 }
 
-function sameTools(previous: { names: string[]; tools: Tool[] }, names: string[], tools: Tool[]): boolean {
-  if (previous.names.length !== names.length) return false;
-  for (let i = 0; i < names.length; i++) if (previous.names[i] !== names[i] || previous.tools[i] !== tools[i]) return false;
+/** Whether the deferred tools `names` of `tools` are, object for object, those of the last synced set. */
+function sameTools(previous: { tools: ToolSet; deferred: number }, tools: ToolSet, names: readonly string[]): boolean {
+  if (previous.deferred !== names.length) return false;
+  for (const name of names) if (!Object.hasOwn(previous.tools, name) || previous.tools[name] !== tools[name]) return false;
   return true;
 }
