@@ -1,4 +1,4 @@
-import { tool } from "ai";
+import { jsonSchema, tool, type ToolSet } from "ai";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { recordingLogger } from "../../core/test/agent-support.js";
@@ -37,5 +37,27 @@ describe("codemode routing and settings", () => {
     await surface.close();
     expect(sandbox.stats().workers).toBe(0);
     await expect(sandbox.run({ js: "return 1", tools: [], callTool: async () => null })).rejects.toThrow();
+  });
+
+  it("issue 19: with toolsearch on, a runtime reads the signatures of visible tools only; a search hit's when it is found", async () => {
+    let outputReads = 0;
+    const output = () =>
+      jsonSchema(() => {
+        outputReads++;
+        return { type: "object" as const, properties: { ok: { type: "boolean" as const } } };
+      });
+    const deferred: ToolSet = {};
+    for (let i = 0; i < 50; i++) deferred[`lamp_${i}`] = tool({ description: `Switch lamp ${i}.`, inputSchema: z.object({ on: z.boolean() }), outputSchema: output(), execute: async () => ({ ok: true }) });
+    const surface = new ToolSurface({ codemode: resolveCodemodeSettings({ enable: true }), toolsearch: resolveToolsearchSettings({ enable: true }), logger: recordingLogger() });
+    const tools = await surface.complete({ send_message: noop("s"), ...deferred, ...surface.kernelTools() });
+    expect(outputReads).toBe(0);
+    expect(surface.nextCatalog()?.kind).toBe("baseline");
+    const found = (await tools.search.execute!({ query: "lamp_7" }, { toolCallId: "s1", messages: [] })) as { tools: { name: string }[] };
+    expect(found.tools[0].name).toBe("lamp_7");
+    const delta = surface.nextCatalog();
+    expect(delta?.added.map((added) => added.name).sort()).toEqual(found.tools.map((hit) => hit.name).sort());
+    expect(delta?.added.find((added) => added.name === "lamp_7")?.signature).toBe("/** Switch lamp 7. */\ndeclare function lamp_7(input: {\n  on: boolean;\n}): Promise<{\n  ok?: boolean;\n}>;");
+    expect(outputReads).toBe(found.tools.length);
+    await surface.close();
   });
 });

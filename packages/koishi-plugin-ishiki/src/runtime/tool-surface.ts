@@ -58,9 +58,11 @@ export class ToolSurface {
     const search = this.search;
     return {
       search: createSearchTool({
-        search: (query) => {
+        search: async (query) => {
           const output = search.search(query, this.discovered);
-          for (const hit of output.tools) if (hit.status === "new") this.pending.add(hit.name);
+          const hits = output.tools.filter((hit) => hit.status === "new").map((hit) => hit.name);
+          for (const name of hits) this.pending.add(name);
+          await this.declare(hits);
           return output;
         },
         ...(this.sandbox ? { callOf: (name: string) => this.callOf(name) } : {}),
@@ -105,9 +107,14 @@ export class ToolSurface {
     if (this.sandbox) {
       routes = routeTools(merged, this.options.codemode);
       for (const name of routes.unknown) this.warnOnce(name);
-      for (const name of routes.programCallable) signatures.set(name, await this.signatureSource(name, this.options.programViews?.[name] ?? merged[name]));
+      // With toolsearch on, only visible tools are declared (in catalogs, not in the description): reading the
+      // signature of each of 500 deferred tools at every runtime's creation bought nothing (issue 19). A search
+      // hit is declared when it is found (`declare`).
+      const search = this.search;
+      const declared = search ? routes.programCallable.filter((name) => search.resident.has(name) || this.discovered.has(name) || this.pending.has(name)) : routes.programCallable;
+      for (const name of declared) signatures.set(name, await this.signatureSource(name, this.options.programViews?.[name] ?? merged[name]));
       const description = codemodeDescription({
-        tools: routes.programCallable.map((name) => signatures.get(name)!),
+        tools: search ? [] : routes.programCallable.map((name) => signatures.get(name)!),
         limits: this.sandbox.limits,
         catalog: this.search ? "messages" : "inline",
       });
@@ -171,6 +178,19 @@ export class ToolSurface {
     });
     if (update) this.catalog = { mode: update.mode, visible: update.visible };
     return update;
+  }
+
+  /**
+   * Reads the signatures of program-callable search hits of the latest assembly, for the catalog that announces
+   * them at the end of the step (CT-27, CT-32).
+   */
+  private async declare(names: readonly string[]): Promise<void> {
+    const assembled = this.assembled;
+    if (!assembled?.routes) return;
+    for (const name of names) {
+      if (assembled.signatures.has(name) || !assembled.routes.programCallable.includes(name)) continue;
+      assembled.signatures.set(name, await this.signatureSource(name, this.options.programViews?.[name] ?? assembled.tools[name]));
+    }
   }
 
   /** Resident and discovered tools of the latest assembly, in assembly order. */

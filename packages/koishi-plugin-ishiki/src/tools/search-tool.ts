@@ -3,7 +3,7 @@ import { SEARCH_CODEMODE_NOTE, SEARCH_TOOL_DESCRIPTION, searchInputSchema, searc
 
 export interface SearchToolOptions {
   /** Runs one query over the deferred pool; the runtime records the `new` hits for the next step (CT-27). */
-  search(query: string): SearchOutput;
+  search(query: string): SearchOutput | Promise<SearchOutput>;
   /**
    * With codemode on: how the model calls a hit (`inside codemode programs as await tools.<name>(input)`), so
    * the result never suggests a direct call that would fail (issue 20). Absent without codemode.
@@ -22,7 +22,7 @@ export function createSearchTool(options: SearchToolOptions) {
     inputSchema: searchInputSchema,
     outputSchema: searchOutputSchema,
     execute: async ({ query }) => {
-      const output = options.search(query);
+      const output = await options.search(query);
       if (!callOf) return output;
       return {
         ...output,
