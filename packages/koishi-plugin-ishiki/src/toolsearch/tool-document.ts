@@ -16,37 +16,66 @@ const MAX_DEPTH = 3;
 // `items` and `anyOf`/`oneOf`/`allOf` do not deepen the key path, but a hostile schema can nest them without end.
 const MAX_NESTING = 32;
 
-/** Visits the parameter keys of a schema in document order; stops, returning false, when `visit` does. */
-function walk(node: SchemaNode, depth: number, nesting: number, visit: (key: string) => boolean): boolean {
+/** What a walk over a schema's parameter keys does with each key; `false` stops the walk. */
+interface KeyVisitor {
+  see(key: string): boolean;
+}
+
+/** Visits the parameter keys of a schema in document order; stops, returning false, when the visitor does. */
+function walk(node: SchemaNode, depth: number, nesting: number, visitor: KeyVisitor): boolean {
   if (!node || typeof node === "boolean" || depth > MAX_DEPTH || nesting > MAX_NESTING) return true;
   const properties = node.properties;
   if (properties) {
-    for (const key in properties) {
-      if (!Object.hasOwn(properties, key)) continue;
-      if (!visit(key) || !walk(properties[key], depth + 1, nesting + 1, visit)) return false;
+    for (const key of Object.keys(properties)) {
+      if (!visitor.see(key) || !walk(properties[key], depth + 1, nesting + 1, visitor)) return false;
     }
   }
   const items = node.items;
   if (Array.isArray(items)) {
-    for (const item of items) if (!walk(item, depth, nesting + 1, visit)) return false;
-  } else if (items !== undefined && !walk(items, depth, nesting + 1, visit)) return false;
-  return walkAll(node.anyOf, depth, nesting, visit) && walkAll(node.oneOf, depth, nesting, visit) && walkAll(node.allOf, depth, nesting, visit);
+    for (const item of items) if (!walk(item, depth, nesting + 1, visitor)) return false;
+  } else if (items !== undefined && !walk(items, depth, nesting + 1, visitor)) return false;
+  return walkAll(node.anyOf, depth, nesting, visitor) && walkAll(node.oneOf, depth, nesting, visitor) && walkAll(node.allOf, depth, nesting, visitor);
 }
 
-function walkAll(branches: readonly SchemaNode[] | undefined, depth: number, nesting: number, visit: (key: string) => boolean): boolean {
+function walkAll(branches: readonly SchemaNode[] | undefined, depth: number, nesting: number, visitor: KeyVisitor): boolean {
   if (!Array.isArray(branches)) return true;
-  for (const branch of branches) if (!walk(branch, depth, nesting + 1, visit)) return false;
+  for (const branch of branches) if (!walk(branch, depth, nesting + 1, visitor)) return false;
   return true;
+}
+
+/** Collects parameter names, first occurrence order. */
+class KeyCollector implements KeyVisitor {
+  readonly names = new Set<string>();
+  see(key: string): boolean {
+    this.names.add(key);
+    return true;
+  }
+}
+
+/** Follows a document's parameter names along a walk; `complete` once every one was met, and no other. */
+class KeyMatcher implements KeyVisitor {
+  private matched = 0;
+  constructor(private readonly params: readonly string[]) {}
+  get complete(): boolean {
+    return this.matched === this.params.length;
+  }
+  see(key: string): boolean {
+    const { params } = this;
+    if (this.matched < params.length && params[this.matched] === key) {
+      this.matched++;
+      return true;
+    }
+    // A key seen before is no new parameter (first occurrence order); any other key is one the document lacks.
+    for (let i = 0; i < this.matched; i++) if (params[i] === key) return true;
+    return false;
+  }
 }
 
 /** Parameter names of an input JSON Schema. */
 export function parameterNames(schema: JSONSchema7): string[] {
-  const names = new Set<string>();
-  walk(schema, 0, 0, (key) => {
-    names.add(key);
-    return true;
-  });
-  return [...names];
+  const collector = new KeyCollector();
+  walk(schema, 0, 0, collector);
+  return [...collector.names];
 }
 
 /**
@@ -58,18 +87,8 @@ export function describesTool(document: ToolDocument, tool: Tool): boolean {
   if ((typeof tool.description === "string" ? tool.description : "") !== document.description) return false;
   const schema = asSchema(tool.inputSchema).jsonSchema;
   if (isPromiseLike(schema)) return false;
-  const params = document.params;
-  let matched = 0;
-  const complete = walk(schema, 0, 0, (key) => {
-    if (matched < params.length && params[matched] === key) {
-      matched++;
-      return true;
-    }
-    // A key seen before is no new parameter (first occurrence order); any other key is one `document` lacks.
-    for (let i = 0; i < matched; i++) if (params[i] === key) return true;
-    return false;
-  });
-  return complete && matched === params.length;
+  const matcher = new KeyMatcher(document.params);
+  return walk(schema, 0, 0, matcher) && matcher.complete;
 }
 
 /**
