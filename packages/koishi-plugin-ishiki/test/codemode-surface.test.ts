@@ -52,7 +52,8 @@ describe("codemode routing and settings", () => {
     const tools = await surface.complete({ send_message: noop("s"), ...deferred, ...surface.kernelTools() });
     expect(outputReads).toBe(0);
     expect(surface.nextCatalog()?.kind).toBe("baseline");
-    const found = (await tools.search.execute!({ query: "lamp_7" }, { toolCallId: "s1", messages: [] })) as { tools: { name: string }[] };
+    const search = tools.search.execute as unknown as (input: { query: string }, options: { toolCallId: string; messages: [] }) => Promise<{ tools: { name: string }[] }>;
+    const found = await search({ query: "lamp_7" }, { toolCallId: "s1", messages: [] });
     expect(found.tools[0].name).toBe("lamp_7");
     const delta = surface.nextCatalog();
     expect(delta?.added.map((added) => added.name).sort()).toEqual(found.tools.map((hit) => hit.name).sort());

@@ -18,7 +18,7 @@ import { Context } from "koishi";
 import { Extension, type ChannelDomain, type ExtensionHost, type ExtensionInstance } from "../../src/extension/index.js";
 import { IshikiService } from "../../src/koishi/index.js";
 import { createMemoryOutboundPort } from "../../src/tools/index.js";
-import { sharedToolIndexes, type ToolDocument } from "../../src/toolsearch/index.js";
+import { CATALOG_MESSAGE_TYPE, sharedToolIndexes, type CatalogData, type ToolDocument } from "../../src/toolsearch/index.js";
 import { syntheticTools } from "./synthetic-tools.js";
 
 interface Row {
@@ -68,8 +68,8 @@ interface Measured {
 
 type Setup = "off" | "on" | "off, one line written";
 
-// A line of the baseline's size (direct mode, the kernel's resident tools).
-const FIRST_LINE = "Tool catalog (baseline). Callable directly: read, send_message, finish, wait, search. Use search to find more tools.";
+// The baseline a runtime wrote in the latest run with toolsearch on: the line the third run writes.
+let baseline: CatalogData | undefined;
 
 async function createRuntimes(setup: Setup): Promise<Measured> {
   const toolsearch = setup === "on";
@@ -94,12 +94,17 @@ async function createRuntimes(setup: Setup): Promise<Measured> {
     for (let i = 0; i < RUNTIMES; i += 1) {
       const runtime = await app.ishiki.runtime("bench", domain(`c-${i}`));
       if (setup !== "off, one line written") continue;
-      runtime.agent.send(createCustomMessage("bench.first-line", { text: FIRST_LINE, visible: ["read", "send_message", "finish", "wait", "search"] }), { trigger: false });
+      if (!baseline) throw new Error("the run with toolsearch on comes first: its baseline is the line written here");
+      runtime.agent.send(createCustomMessage(CATALOG_MESSAGE_TYPE, baseline), { trigger: false });
       await runtime.agent.wait();
     }
     const seconds = (performance.now() - start) / 1000;
     collectGarbage();
     const heapMB = (process.memoryUsage().heapUsed - before) / 1024 / 1024;
+    if (toolsearch) {
+      const entries = await (await app.ishiki.runtime("bench", domain("c-0"))).agent.storage.read();
+      baseline = entries.flatMap((entry) => (entry.type === "message" && entry.data.role === "custom" && entry.data.type === CATALOG_MESSAGE_TYPE ? [entry.data.data as CatalogData] : []))[0];
+    }
     return { seconds, heapMB, indexes: sharedToolIndexes.size };
   } finally {
     await app.stop();
