@@ -61,8 +61,9 @@ export class ToolSurface {
         search: async (query) => {
           const output = search.search(query, this.discovered);
           const hits = output.tools.filter((hit) => hit.status === "new").map((hit) => hit.name);
-          for (const name of hits) this.pending.add(name);
+          // Declared first: a signature that cannot be read fails this search, and nothing joins the catalog.
           await this.declare(hits);
+          for (const name of hits) this.pending.add(name);
           return output;
         },
         ...(this.sandbox ? { callOf: (name: string) => this.callOf(name) } : {}),
