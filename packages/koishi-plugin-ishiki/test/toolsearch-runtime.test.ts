@@ -57,6 +57,8 @@ describe("toolsearch in a runtime", () => {
     const replies = [search("s1", "写笔记 write note"), { calls: [{ id: "w1", name: "write_note", input: { text: "milk" } }] }, search("s2", "zzzz qqqq"), finish];
     kernel = await startActive("p", { profiles: { p: profile() }, replies, setup: (app) => app.plugin(ToolsExtension) });
     const runtime = await kernel.app.ishiki.runtime("p", channel);
+    // The baseline is queued at creation; the file has it once the agent's writes are done.
+    await runtime.agent.wait();
     const initial = catalogs(await readEvents(runtime.home));
     expect(initial).toEqual([{ version: 1, kind: "baseline", mode: "direct", added: expect.any(Array), removed: [], visible: ["read", "send_message", "finish", "wait", "search"], text: "Tool catalog (baseline). Callable directly: read, send_message, finish, wait, search. Use search to find more tools." }]);
 

@@ -208,7 +208,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
  * Toolsearch at creation (spec 05 CT-28, CT-31): rebuild the discovered set from persisted catalogs, run one
  * assembly for the baseline and write a baseline (none yet) or a delta (live tools differ). The assembly stops
  * before the exit's wrapping: a catalog needs only names, descriptions and signatures, and wrapping 500 tools in
- * every new runtime was most of toolsearch's creation cost (issue 19). A failing assembly
+ * every new runtime was most of toolsearch's creation cost (issue 19). The catalog is queued, not awaited. A failing assembly
  * writes nothing; the next turn's first step writes it. With the runtime's retention the plugin observed the
  * catalogs while the agent read its stream (`observed`); without it they are read from storage here.
  */
@@ -222,8 +222,9 @@ async function initialiseCatalog(surface: ToolSurface, plugin: ToolSurfacePlugin
     logger.warn(`toolsearch: initial tool assembly failed: ${error instanceof Error ? error.message : String(error)}`);
     return;
   }
+  // Written in the background, as a delivered fact is: every later append and read of the agent queues behind
+  // it, and awaiting the file's creation here made a thousand new runtimes wait on the disk (issue 19).
   plugin.writeCatalog();
-  await agent.wait();
 }
 
 /**
